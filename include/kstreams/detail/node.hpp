@@ -1,0 +1,69 @@
+// The type-erased processor graph node the runtime wires together. Typed processors, sources and
+// sinks (templates instantiated in user code) derive from it; the runtime sees only this.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <kstreams/record.hpp>
+
+namespace kstreams::detail {
+
+class task_context;
+
+/// Raw bytes of a record as read from Kafka (or piped into the test driver).
+struct raw_record {
+    std::string_view topic;
+    std::int32_t partition = 0;
+    std::int64_t offset = 0;
+    std::int64_t timestamp = 0;
+    std::optional<std::string_view> key;
+    std::optional<std::string_view> value;
+    const kstreams::headers* hdrs = nullptr;
+};
+
+class node {
+public:
+    explicit node(std::string name) : name_(std::move(name)) {}
+    node(const node&) = delete;
+    node& operator=(const node&) = delete;
+    virtual ~node() = default;
+
+    /// Called once per task before any record, children already wired.
+    virtual void init(task_context& ctx) { ctx_ = &ctx; }
+    /// `rec` points to a record<K,V> of this node's input type (checked when the topology is built).
+    virtual void process_erased(const void* rec) = 0;
+    virtual void close() {}
+
+    const std::string& name() const { return name_; }
+    const std::vector<node*>& children() const { return children_; }
+    void add_child(node* child) { children_.push_back(child); }
+    /// The child with this name; throws streams_error naming both nodes if there is none.
+    node& child_named(std::string_view name) const;
+    task_context& context() const { return *ctx_; }
+
+    /// Passes a record to every child.
+    template <class K, class V>
+    void forward(const record<K, V>& r) const {
+        for (node* c : children_) c->process_erased(&r);
+    }
+
+protected:
+    task_context* ctx_ = nullptr;
+
+private:
+    std::string name_;
+    std::vector<node*> children_;
+};
+
+/// A source: turns raw bytes into a typed record and forwards it.
+class source_node : public node {
+public:
+    using node::node;
+    /// Deserializes and forwards; a deserialization failure goes to the task's handler.
+    virtual void process_raw(const raw_record& raw, std::int64_t timestamp) = 0;
+    void process_erased(const void*) override;
+};
+
+}  // namespace kstreams::detail

@@ -1,0 +1,62 @@
+// What a processor node needs from the task that runs it. Implemented by the runtime (lib/);
+// public only because the typed processor templates in user code call it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <kstreams/metrics.hpp>
+#include <kstreams/punctuation.hpp>
+#include <kstreams/record.hpp>
+#include <kstreams/task_id.hpp>
+
+namespace kstreams {
+class state_store;
+}
+
+namespace kstreams::detail {
+
+class node;
+struct raw_record;
+
+/// Serialized records leave a task through this: to a Kafka producer, or to the test driver.
+class record_collector {
+public:
+    virtual ~record_collector() = default;
+    /// key/value: nullopt is Kafka's null. partition: nullopt lets the collector pick (murmur2).
+    virtual void send(std::string_view topic, std::optional<std::int32_t> partition,
+                      std::optional<std::string_view> key, std::optional<std::string_view> value,
+                      std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) = 0;
+    /// Partition count of a topic, for custom partitioners; throws streams_error if unknown.
+    virtual std::int32_t partition_count(std::string_view topic) = 0;
+};
+
+class task_context {
+public:
+    virtual ~task_context() = default;
+    virtual std::string_view application_id() const = 0;
+    virtual task_id id() const = 0;
+    /// Metadata of the source record being processed; nullptr inside a punctuation.
+    virtual const record_metadata* current_metadata() const = 0;
+    virtual std::int64_t stream_time() const = 0;
+    virtual std::int64_t wall_clock_time() const = 0;
+    virtual cancellable schedule(node& owner, std::chrono::milliseconds interval,
+                                 punctuation_type type, punctuator callback) = 0;
+    /// The store connected to `asker` under this name; throws topology_error naming both if the
+    /// store does not exist or is not connected to that processor.
+    virtual state_store& store(std::string_view name, const node& asker) = 0;
+    virtual void request_commit() = 0;
+    virtual record_collector& collector() = 0;
+    virtual kstreams::metrics& metrics() = 0;
+    /// Records a dropped record: bumps the total and the reason's counter, logs once per reason.
+    virtual void record_dropped(std::string_view reason_metric, const node& where) = 0;
+    /// A source could not deserialize a record. Per the configured handler this either throws a
+    /// streams_error naming topic, partition, offset and node, or counts the record as skipped.
+    virtual void deserialization_failed(const raw_record& raw, bool in_key, std::string_view what,
+                                        const node& where) = 0;
+};
+
+}  // namespace kstreams::detail

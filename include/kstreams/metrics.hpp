@@ -1,0 +1,41 @@
+// Counters the runtime keeps: records dropped (and why), skipped, processed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace kstreams {
+
+/// Named counters. Lookups are by name and meant for rare events (a dropped record) or for callers
+/// that keep the returned reference; the per-record path never looks a name up.
+class metrics {
+public:
+    std::uint64_t& counter(std::string_view name) {
+        auto it = counters_.find(name);
+        if (it == counters_.end()) it = counters_.emplace(std::string(name), 0).first;
+        return it->second;
+    }
+    std::uint64_t value(std::string_view name) const {
+        auto it = counters_.find(name);
+        return it == counters_.end() ? 0 : it->second;
+    }
+    const std::map<std::string, std::uint64_t, std::less<>>& all() const { return counters_; }
+
+private:
+    std::map<std::string, std::uint64_t, std::less<>> counters_;
+};
+
+/// Well-known counter names.
+namespace metric {
+inline constexpr std::string_view dropped_records = "dropped-records";
+inline constexpr std::string_view dropped_null_key = "dropped-records.null-key";
+inline constexpr std::string_view dropped_null_value = "dropped-records.null-value";
+inline constexpr std::string_view dropped_late = "dropped-records.late";
+inline constexpr std::string_view skipped_deserialization = "skipped-records.deserialization-error";
+inline constexpr std::string_view skipped_invalid_timestamp = "skipped-records.invalid-timestamp";
+inline constexpr std::string_view dropped_production_error = "dropped-records.production-error";
+}  // namespace metric
+
+}  // namespace kstreams

@@ -1,0 +1,45 @@
+// Byte-level key-value store: what in-memory, RocksDB, caching, logging and metered layers
+// implement, and what the typed stores wrap. Ordered by unsigned lexicographic key bytes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <kstreams/state/state_store.hpp>
+
+namespace kstreams {
+
+/// A position in an ordered scan of a byte store.
+class bytes_iterator {
+public:
+    virtual ~bytes_iterator() = default;
+    virtual bool valid() const = 0;
+    virtual void next() = 0;
+    virtual std::string_view key() const = 0;
+    virtual std::string_view value() const = 0;
+};
+
+struct key_range {
+    std::optional<std::string> from;  ///< inclusive; nullopt = from the first key
+    std::optional<std::string> to;    ///< inclusive; nullopt = to the last key
+};
+
+class bytes_key_value_store : public state_store {
+public:
+    virtual std::optional<std::string> get(std::string_view key) = 0;
+    virtual void put(std::string_view key, std::string_view value) = 0;
+    /// The value already there, or nullopt after storing `value`.
+    virtual std::optional<std::string> put_if_absent(std::string_view key, std::string_view value) = 0;
+    virtual void put_all(const std::vector<std::pair<std::string, std::string>>& entries) = 0;
+    /// Removes the key; returns the old value.
+    virtual std::optional<std::string> remove(std::string_view key) = 0;
+    virtual std::unique_ptr<bytes_iterator> range(const key_range& r, bool reverse) = 0;
+    virtual std::unique_ptr<bytes_iterator> prefix_scan(std::string_view prefix) = 0;
+    virtual std::uint64_t approximate_num_entries() = 0;
+};
+
+}  // namespace kstreams

@@ -1,0 +1,261 @@
+// The topology test driver: runs a topology in-process, single-threaded and deterministically.
+// Pipe records in, read records out, advance a manual wall clock. Internal topics (and any topic a
+// sink writes that a source reads) are routed in memory, one partition each, as Kafka Streams'
+// TopologyTestDriver does.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <kstreams/metrics.hpp>
+#include <kstreams/record.hpp>
+#include <kstreams/serde.hpp>
+#include <kstreams/state/key_value_store.hpp>
+#include <kstreams/topology.hpp>
+
+namespace kstreams::test {
+
+struct driver_config {
+    std::string application_id = "test-app";
+    std::int64_t initial_wall_clock_ms = 0;
+    /// false: a record that cannot be deserialized stops the driver with an error naming it.
+    bool log_and_continue_on_deserialization_error = false;
+    /// As Kafka's TopologyTestDriver: caches and stores are flushed after every input record.
+    /// Turn off to see the record cache coalesce updates until commit() is called.
+    bool commit_after_every_record = true;
+    /// Where persistent stores live; empty = a fresh temporary directory removed at the end.
+    std::filesystem::path state_dir;
+};
+
+/// Reading from an output topic that has no records left.
+class empty_topic_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// A record a sink (or a changelog) produced, in bytes.
+struct produced_record {
+    std::string topic;
+    std::optional<std::string> key;
+    std::optional<std::string> value;
+    std::int64_t timestamp = 0;
+    kstreams::headers headers;
+};
+
+class topology_test_driver;
+
+template <class K, class V>
+class test_input_topic {
+public:
+    /// A record with this key and value at this timestamp.
+    void pipe_input(const K& key, const V& value, std::int64_t timestamp) {
+        pipe(encode_key(key), encode_value(value), timestamp, {});
+    }
+    /// A record with this key and a null value (a tombstone for a table).
+    void pipe_input(const K& key, std::nullopt_t, std::int64_t timestamp) {
+        pipe(encode_key(key), std::nullopt, timestamp, {});
+    }
+    /// At the topic's current time, which then advances by the auto-advance step.
+    void pipe_input(const K& key, const V& value) { pipe(encode_key(key), encode_value(value), next_time(), {}); }
+    /// A record with a null key.
+    void pipe_value(const V& value, std::int64_t timestamp) { pipe(std::nullopt, encode_value(value), timestamp, {}); }
+    void pipe_value(const V& value) { pipe(std::nullopt, encode_value(value), next_time(), {}); }
+    /// A whole record; its null flags and headers are kept.
+    void pipe_record(const record<K, V>& r) {
+        pipe(has_null_key(r) ? std::nullopt : encode_key(r.key), has_null_value(r) ? std::nullopt : encode_value(r.value),
+             r.timestamp, r.headers);
+    }
+    void pipe_key_value_list(const std::vector<key_value<K, V>>& list) {
+        for (const auto& kv : list) pipe_input(kv.key, kv.value);
+    }
+    void pipe_value_list(const std::vector<V>& list) {
+        for (const auto& v : list) pipe_value(v);
+    }
+    void pipe_record_list(const std::vector<record<K, V>>& list) {
+        for (const auto& r : list) pipe_record(r);
+    }
+    void advance_time(std::chrono::milliseconds d) { current_time_ += d.count(); }
+
+private:
+    friend class topology_test_driver;
+    test_input_topic(topology_test_driver& d, std::string name, std::function<void(const K&, std::string&)> ks,
+                     std::function<void(const V&, std::string&)> vs, std::int64_t start, std::int64_t step)
+        : driver_(&d), name_(std::move(name)), ks_(std::move(ks)), vs_(std::move(vs)), current_time_(start), step_(step) {}
+
+    std::optional<std::string> encode_key(const K& k) const {
+        std::string out;
+        ks_(k, out);
+        return out;
+    }
+    std::optional<std::string> encode_value(const V& v) const {
+        if constexpr (is_optional_v<V>)
+            if (!v) return std::nullopt;
+        std::string out;
+        vs_(v, out);
+        return out;
+    }
+    std::int64_t next_time() {
+        const std::int64_t t = current_time_;
+        current_time_ += step_;
+        return t;
+    }
+    void pipe(std::optional<std::string> key, std::optional<std::string> value, std::int64_t ts, const headers& h);
+
+    topology_test_driver* driver_;
+    std::string name_;
+    std::function<void(const K&, std::string&)> ks_;
+    std::function<void(const V&, std::string&)> vs_;
+    std::int64_t current_time_;
+    std::int64_t step_;
+};
+
+template <class K, class V>
+class test_output_topic {
+public:
+    /// The next record's value; a null value reads as V{} (use std::optional<V> to see nulls).
+    V read_value() { return read_record().value; }
+    key_value<K, V> read_key_value() {
+        auto r = read_record();
+        return {std::move(r.key), std::move(r.value)};
+    }
+    /// The next record, with null flags set for null keys and values.
+    record<K, V> read_record();
+    std::vector<record<K, V>> read_records_to_list() {
+        std::vector<record<K, V>> out;
+        while (!is_empty()) out.push_back(read_record());
+        return out;
+    }
+    std::vector<V> read_values_to_list() {
+        std::vector<V> out;
+        while (!is_empty()) out.push_back(read_value());
+        return out;
+    }
+    std::vector<key_value<K, V>> read_key_values_to_list() {
+        std::vector<key_value<K, V>> out;
+        while (!is_empty()) out.push_back(read_key_value());
+        return out;
+    }
+    /// The latest value per key; a null value removes the key (unless V is std::optional).
+    std::map<K, V> read_key_values_to_map();
+    bool is_empty() const { return queue().empty(); }
+    std::size_t get_queue_size() const { return queue().size(); }
+
+private:
+    friend class topology_test_driver;
+    test_output_topic(topology_test_driver& d, std::string name, std::function<K(std::string_view)> kd,
+                      std::function<V(std::string_view)> vd)
+        : driver_(&d), name_(std::move(name)), kd_(std::move(kd)), vd_(std::move(vd)) {}
+    std::deque<produced_record>& queue() const;
+
+    topology_test_driver* driver_;
+    std::string name_;
+    std::function<K(std::string_view)> kd_;
+    std::function<V(std::string_view)> vd_;
+};
+
+class topology_test_driver {
+public:
+    /// Validates the topology (throwing topology_error) and starts one task per sub-topology.
+    explicit topology_test_driver(const topology& t, driver_config config = {});
+    ~topology_test_driver();
+    topology_test_driver(const topology_test_driver&) = delete;
+    topology_test_driver& operator=(const topology_test_driver&) = delete;
+
+    template <class K, class V, class KS = serde<K>, class VS = serde<V>>
+    test_input_topic<K, V> create_input_topic(std::string name, KS ks = KS{}, VS vs = VS{},
+                                              std::int64_t start_timestamp_ms = 0,
+                                              std::chrono::milliseconds auto_advance = std::chrono::milliseconds{0}) {
+        check_input_topic(name);
+        return test_input_topic<K, V>(
+            *this, std::move(name), [ks](const K& k, std::string& out) { ks.serialize(k, out); },
+            [vs](const V& v, std::string& out) { vs.serialize(v, out); }, start_timestamp_ms, auto_advance.count());
+    }
+
+    template <class K, class V, class KS = serde<K>, class VS = serde<V>>
+    test_output_topic<K, V> create_output_topic(std::string name, KS ks = KS{}, VS vs = VS{}) {
+        return test_output_topic<K, V>(
+            *this, std::move(name), [ks](std::string_view b) { return K(ks.deserialize(b)); },
+            [vs](std::string_view b) { return V(vs.deserialize(b)); });
+    }
+
+    /// Moves the manual wall clock forward and fires wall-clock punctuations that are due.
+    void advance_wall_clock_time(std::chrono::milliseconds d);
+    std::int64_t wall_clock_time_ms() const;
+
+    /// A key-value store of the topology; throws std::invalid_argument if there is none of that
+    /// name and type.
+    template <class K, class V>
+    key_value_store<K, V>& get_key_value_store(std::string_view name) {
+        state_store& s = get_state_store(name);
+        if (auto* kv = dynamic_cast<key_value_store<K, V>*>(&s)) return *kv;
+        throw std::invalid_argument("store " + std::string(name) + " is not a key_value_store of the requested types");
+    }
+    state_store& get_state_store(std::string_view name);
+
+    /// Flushes caches and stores of every task (what a commit does before offsets are committed).
+    void commit();
+    const kstreams::metrics& metrics() const;
+    /// Names of all topics records were produced to so far (sinks, repartition and changelogs).
+    std::vector<std::string> produced_topic_names() const;
+
+    /// Pipes one record in bytes. Throws std::invalid_argument if no source reads the topic.
+    void pipe_raw(const std::string& topic, std::optional<std::string> key, std::optional<std::string> value,
+                  std::int64_t timestamp, const headers& hdrs = {});
+    /// The records produced to a topic and not yet read.
+    std::deque<produced_record>& produced(const std::string& topic);
+
+private:
+    void check_input_topic(const std::string& topic) const;
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+template <class K, class V>
+void test_input_topic<K, V>::pipe(std::optional<std::string> key, std::optional<std::string> value, std::int64_t ts,
+                                  const headers& h) {
+    driver_->pipe_raw(name_, std::move(key), std::move(value), ts, h);
+}
+
+template <class K, class V>
+std::deque<produced_record>& test_output_topic<K, V>::queue() const {
+    return driver_->produced(name_);
+}
+
+template <class K, class V>
+record<K, V> test_output_topic<K, V>::read_record() {
+    auto& q = queue();
+    if (q.empty()) throw empty_topic_error("output topic " + name_ + " is empty: no record to read");
+    produced_record p = std::move(q.front());
+    q.pop_front();
+    record<K, V> r;
+    r.timestamp = p.timestamp;
+    r.headers = std::move(p.headers);
+    if (p.key) r.key = kd_(*p.key);
+    else r.key_null = true;
+    if (p.value) r.value = vd_(*p.value);
+    else r.value_null = true;
+    return r;
+}
+
+template <class K, class V>
+std::map<K, V> test_output_topic<K, V>::read_key_values_to_map() {
+    std::map<K, V> out;
+    while (!is_empty()) {
+        auto r = read_record();
+        if (has_null_key(r)) throw std::logic_error("output topic " + name_ + ": read_key_values_to_map cannot hold a null key");
+        if (r.value_null && !is_optional_v<V>) out.erase(r.key);
+        else out.insert_or_assign(std::move(r.key), std::move(r.value));
+    }
+    return out;
+}
+
+}  // namespace kstreams::test

@@ -1,0 +1,57 @@
+// Scheduled punctuations of one task and one time kind, fired in time order (Kafka Streams'
+// PunctuationQueue): a schedule that fell behind skips the missed intervals instead of firing a
+// burst.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <kstreams/punctuation.hpp>
+
+namespace kstreams::detail {
+
+class node;
+
+class punctuation_queue {
+public:
+    cancellable schedule(node& owner, std::int64_t first, std::int64_t interval, punctuator callback);
+    /// Fires every schedule due at `now`, in order of due time; `fire` runs one callback (the task
+    /// uses it to set the current node and catch errors). Returns whether any fired.
+    template <class Fire>
+    bool maybe_punctuate(std::int64_t now, Fire&& fire);
+    bool empty() const { return entries_.empty(); }
+
+private:
+    struct entry {
+        node* owner;
+        std::int64_t due;
+        std::int64_t interval;
+        punctuator callback;
+        std::shared_ptr<bool> cancelled;
+    };
+    std::vector<entry> entries_;
+};
+
+template <class Fire>
+bool punctuation_queue::maybe_punctuate(std::int64_t now, Fire&& fire) {
+    bool fired = false;
+    for (;;) {
+        std::erase_if(entries_, [](const entry& e) { return *e.cancelled; });
+        entry* next = nullptr;
+        for (auto& e : entries_)
+            if (e.due <= now && (!next || e.due < next->due)) next = &e;
+        if (!next) return fired;
+        std::int64_t due = next->due + next->interval;
+        if (now >= due) due = next->due + ((now - next->due) / next->interval + 1) * next->interval;
+        next->due = due;
+        // Copy: the callback may schedule more punctuations and move entries_.
+        punctuator cb = next->callback;
+        node* owner = next->owner;
+        auto cancelled = next->cancelled;
+        fire(*owner, cb, now, *cancelled);
+        fired = true;
+    }
+}
+
+}  // namespace kstreams::detail

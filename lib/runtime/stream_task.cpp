@@ -1,0 +1,235 @@
+#include "lib/runtime/stream_task.hpp"
+
+#include <regex>
+
+#include <kstreams/detail/sink_node.hpp>
+#include <kstreams/error.hpp>
+
+#include "lib/core/log.hpp"
+
+namespace kstreams::detail {
+
+namespace {
+std::string internal_name(const task_environment& env, const std::string& topic) {
+    return env.application_id + "-" + topic;
+}
+}  // namespace
+
+stream_task::stream_task(const topology_model& model, const topology_groups& groups, const subtopology_group& sub,
+                         kstreams::task_id id, task_environment& env)
+    : model_(model), groups_(groups), sub_(sub), id_(id), env_(env) {}
+
+stream_task::~stream_task() {
+    if (initialized_) {
+        try {
+            close();
+        } catch (const std::exception& e) {
+            KSTREAMS_LOG(error, "task " + id_.to_string() + ": error while closing: " + e.what());
+        }
+    }
+}
+
+void stream_task::init() {
+    for (std::size_t s : sub_.stores) {
+        const auto& builder = *model_.stores[s].builder;
+        stores_.emplace(builder.name(), builder.build());
+        if (builder.logging_enabled())
+            changelog_topic_of_.emplace(builder.name(), env_.application_id + "-" + builder.name() + "-changelog");
+    }
+    for (auto& [name, store] : stores_) store->init(*this);
+
+    std::unordered_map<std::size_t, node*> by_index;
+    for (std::size_t idx : sub_.nodes) {
+        const node_def& def = model_.nodes[idx];
+        std::unique_ptr<node> n = def.make();
+        if (def.kind == node_kind::sink && def.internal_topic) {
+            auto* sink = static_cast<sink_node_base*>(n.get());
+            sink->set_topic(internal_name(env_, def.topic));
+        }
+        if (def.kind == node_kind::source) {
+            auto* src = static_cast<source_node*>(n.get());
+            for (const auto& t : def.topics)
+                sources_by_topic_.emplace(def.internal_topic ? internal_name(env_, t) : t, src);
+            if (def.pattern) pattern_sources_.emplace_back(*def.pattern, src);
+        }
+        by_index.emplace(idx, n.get());
+        node_def_index_.emplace(n.get(), idx);
+        nodes_.push_back(std::move(n));
+    }
+    for (std::size_t idx : sub_.nodes)
+        for (std::size_t child : groups_.children[idx]) by_index.at(idx)->add_child(by_index.at(child));
+    for (auto& n : nodes_) n->init(*this);
+    initialized_ = true;
+}
+
+source_node* stream_task::source_for(std::string_view topic) {
+    if (auto it = sources_by_topic_.find(topic); it != sources_by_topic_.end()) return it->second;
+    for (const auto& [pattern, src] : pattern_sources_) {
+        if (std::regex_match(std::string(topic), std::regex(pattern))) {
+            sources_by_topic_.emplace(std::string(topic), src);
+            return src;
+        }
+    }
+    return nullptr;
+}
+
+std::int64_t stream_task::extract_timestamp(source_node& src, const raw_record& raw, std::int64_t partition_time) {
+    const node_def& def = model_.nodes[node_def_index_.at(&src)];
+    if (!def.extractor) {
+        if (raw.timestamp < 0)
+            throw streams_error("task " + id_.to_string() + ": record at topic " + std::string(raw.topic) +
+                                ", partition " + std::to_string(raw.partition) + ", offset " +
+                                std::to_string(raw.offset) + " has an invalid (negative) timestamp " +
+                                std::to_string(raw.timestamp) +
+                                "; use a timestamp extractor that skips or repairs such records");
+        return raw.timestamp;
+    }
+    const std::int64_t ts = def.extractor(raw, partition_time);
+    if (ts < 0) {
+        ++metrics().counter(metric::skipped_invalid_timestamp);
+        KSTREAMS_LOG(warn, "task " + id_.to_string() + ": skipping record at topic " + std::string(raw.topic) +
+                               ", partition " + std::to_string(raw.partition) + ", offset " +
+                               std::to_string(raw.offset) + ": the timestamp extractor returned " +
+                               std::to_string(ts));
+    }
+    return ts;
+}
+
+void stream_task::process(source_node& src, const raw_record& raw, std::int64_t timestamp) {
+    if (timestamp > stream_time_) stream_time_ = timestamp;
+    metadata_ = {raw.topic, raw.partition, raw.offset};
+    has_metadata_ = true;
+    record_timestamp_ = timestamp;
+    try {
+        src.process_raw(raw, timestamp);
+    } catch (const streams_error&) {
+        has_metadata_ = false;
+        throw;
+    } catch (const std::exception& e) {
+        has_metadata_ = false;
+        throw streams_error("task " + id_.to_string() + ": exception while processing the record at topic " +
+                            std::string(raw.topic) + ", partition " + std::to_string(raw.partition) + ", offset " +
+                            std::to_string(raw.offset) + " (source " + src.name() + "): " + e.what());
+    }
+    has_metadata_ = false;
+}
+
+bool stream_task::maybe_punctuate_stream_time() {
+    if (stream_time_ < 0) return false;
+    return stream_time_punctuations_.maybe_punctuate(stream_time_, [&](node& owner, punctuator& cb, std::int64_t now, bool) {
+        record_timestamp_ = now;
+        try {
+            cb(now);
+        } catch (const streams_error&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw streams_error("task " + id_.to_string() + ": exception in a stream-time punctuation of processor " +
+                                owner.name() + ": " + e.what());
+        }
+    });
+}
+
+bool stream_task::maybe_punctuate_wall_clock() {
+    const std::int64_t now = env_.wall_clock();
+    return wall_clock_punctuations_.maybe_punctuate(now, [&](node& owner, punctuator& cb, std::int64_t at, bool) {
+        record_timestamp_ = at;
+        try {
+            cb(at);
+        } catch (const streams_error&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw streams_error("task " + id_.to_string() + ": exception in a wall-clock punctuation of processor " +
+                                owner.name() + ": " + e.what());
+        }
+    });
+}
+
+cancellable stream_task::schedule(node& owner, std::chrono::milliseconds interval, punctuation_type type,
+                                  punctuator callback) {
+    if (interval.count() < 1)
+        throw std::invalid_argument("processor " + owner.name() + ": punctuation interval must be at least 1 ms");
+    if (type == punctuation_type::stream_time)
+        // Aligned to 0, so it fires as soon as there is stream time.
+        return stream_time_punctuations_.schedule(owner, 0, interval.count(), std::move(callback));
+    return wall_clock_punctuations_.schedule(owner, env_.wall_clock() + interval.count(), interval.count(),
+                                             std::move(callback));
+}
+
+state_store& stream_task::store(std::string_view name, const node& asker) {
+    auto idx = node_def_index_.find(&asker);
+    if (idx == node_def_index_.end()) throw topology_error("store " + std::string(name) + " asked for by an unknown node");
+    const auto& connected = groups_.node_stores[idx->second];
+    if (std::find(connected.begin(), connected.end(), name) == connected.end())
+        throw topology_error("processor " + asker.name() + " is not connected to store " + std::string(name) +
+                             "; connect it with add_state_store(..., {\"" + asker.name() +
+                             "\"}) or connect_processor_and_state_stores");
+    return *stores_.at(std::string(name));
+}
+
+state_store* stream_task::find_store(std::string_view name) {
+    auto it = stores_.find(name);
+    return it == stores_.end() ? nullptr : it->second.get();
+}
+
+void stream_task::record_dropped(std::string_view reason_metric, const node& where) {
+    ++metrics().counter(metric::dropped_records);
+    ++metrics().counter(reason_metric);
+    std::string key = std::string(reason_metric) + "@" + where.name();
+    if (!warned_[key]) {
+        warned_[key] = true;
+        KSTREAMS_LOG(warn, "task " + id_.to_string() + ", processor " + where.name() + ": dropping a record (" +
+                               std::string(reason_metric) + ")" + this->where() +
+                               "; further drops of this kind are only counted");
+    }
+}
+
+void stream_task::deserialization_failed(const raw_record& raw, bool in_key, std::string_view what, const node& where) {
+    const std::string msg = "task " + id_.to_string() + ": could not deserialize the " +
+                            (in_key ? std::string("key") : std::string("value")) + " of the record at topic " +
+                            std::string(raw.topic) + ", partition " + std::to_string(raw.partition) + ", offset " +
+                            std::to_string(raw.offset) + " (source " + where.name() + "): " + std::string(what);
+    if (env_.on_deserialization_error == deserialization_policy::fail) throw streams_error(msg);
+    ++metrics().counter(metric::skipped_deserialization);
+    KSTREAMS_LOG(warn, msg + "; skipped (log-and-continue)");
+}
+
+std::string stream_task::where() const {
+    if (!has_metadata_) return " inside a punctuation";
+    return " at topic " + std::string(metadata_.topic) + ", partition " + std::to_string(metadata_.partition) +
+           ", offset " + std::to_string(metadata_.offset);
+}
+
+void stream_task::flush() {
+    for (auto& [name, store] : stores_) store->flush();
+}
+
+void stream_task::close() {
+    if (!initialized_) return;
+    initialized_ = false;
+    for (auto& n : nodes_) n->close();
+    for (auto& [name, store] : stores_) {
+        store->flush();
+        store->close();
+    }
+}
+
+std::filesystem::path stream_task::task_directory() const {
+    if (env_.state_dir.empty()) return {};
+    return env_.state_dir / id_.to_string();
+}
+
+void stream_task::register_store(state_store& store, restore_callback restore) {
+    auto it = changelog_topic_of_.find(store.name());
+    if (it == changelog_topic_of_.end()) return;  // not logged: nothing to restore
+    changelogs_.push_back({&store, it->second, std::move(restore)});
+}
+
+void stream_task::log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
+                             std::int64_t timestamp) {
+    auto it = changelog_topic_of_.find(store_name);
+    if (it == changelog_topic_of_.end()) return;
+    static const headers no_headers;
+    collector().send(it->second, id_.partition, key, value, timestamp, no_headers, store_name);
+}
+
+}  // namespace kstreams::detail

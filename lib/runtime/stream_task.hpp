@@ -1,0 +1,122 @@
+// A task: one sub-topology instantiated for one partition number. Owns its processor nodes and
+// stores, tracks stream time, fires punctuations. Runners (the test driver, the Kafka runtime) feed
+// it records and decide when to commit.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/detail/task_context.hpp>
+#include <kstreams/detail/topology_model.hpp>
+#include <kstreams/state/state_store.hpp>
+
+#include "lib/core/topology_groups.hpp"
+#include "lib/runtime/punctuation_queue.hpp"
+
+namespace kstreams::detail {
+
+enum class deserialization_policy { fail, log_and_continue };
+
+/// What a runner provides to the tasks it creates.
+struct task_environment {
+    std::string application_id;
+    std::function<std::int64_t()> wall_clock;
+    record_collector* collector = nullptr;
+    kstreams::metrics* metrics = nullptr;
+    deserialization_policy on_deserialization_error = deserialization_policy::fail;
+    std::filesystem::path state_dir;  ///< `<state.dir>/<application.id>`; empty = stores stay in memory
+};
+
+/// A store's changelog and how to replay it.
+struct changelog_registration {
+    state_store* store = nullptr;
+    std::string topic;  ///< `<application.id>-<store>-changelog`
+    restore_callback restore;
+};
+
+class stream_task final : public task_context, public store_context {
+public:
+    stream_task(const topology_model& model, const topology_groups& groups, const subtopology_group& sub,
+                kstreams::task_id id, task_environment& env);
+    ~stream_task() override;
+
+    /// Instantiates stores and processors and initializes them (stores first).
+    void init();
+    /// The source reading this (already prefixed) topic, or nullptr.
+    source_node* source_for(std::string_view topic);
+    /// The record's timestamp per the source's extractor; negative means skip it (counted).
+    std::int64_t extract_timestamp(source_node& src, const raw_record& raw, std::int64_t partition_time);
+    /// Processes one record through the sub-topology. Errors become streams_error naming the task,
+    /// topic, partition, offset and node.
+    void process(source_node& src, const raw_record& raw, std::int64_t timestamp);
+    bool maybe_punctuate_stream_time();
+    bool maybe_punctuate_wall_clock();
+    /// Flushes caches and stores (the first half of a commit).
+    void flush();
+    void close();
+    bool commit_requested() const { return commit_requested_; }
+    void clear_commit_request() { commit_requested_ = false; }
+    const std::vector<changelog_registration>& changelogs() const { return changelogs_; }
+    state_store* find_store(std::string_view name);
+
+    // task_context
+    std::string_view application_id() const override { return env_.application_id; }
+    kstreams::task_id id() const override { return id_; }
+    const record_metadata* current_metadata() const override { return has_metadata_ ? &metadata_ : nullptr; }
+    std::int64_t stream_time() const override { return stream_time_; }
+    std::int64_t wall_clock_time() const override { return env_.wall_clock(); }
+    cancellable schedule(node& owner, std::chrono::milliseconds interval, punctuation_type type,
+                         punctuator callback) override;
+    state_store& store(std::string_view name, const node& asker) override;
+    void request_commit() override { commit_requested_ = true; }
+    record_collector& collector() override { return *env_.collector; }
+    kstreams::metrics& metrics() override { return *env_.metrics; }
+    void record_dropped(std::string_view reason_metric, const node& where) override;
+    void deserialization_failed(const raw_record& raw, bool in_key, std::string_view what,
+                                const node& where) override;
+
+    // store_context
+    kstreams::task_id task_id() const override { return id_; }
+    std::filesystem::path task_directory() const override;
+    void register_store(state_store& store, restore_callback restore) override;
+    void log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
+                    std::int64_t timestamp) override;
+    std::int64_t record_timestamp() const override { return record_timestamp_; }
+
+private:
+    std::string where() const;
+
+    const topology_model& model_;
+    const topology_groups& groups_;
+    const subtopology_group& sub_;
+    kstreams::task_id id_;
+    task_environment& env_;
+
+    std::vector<std::unique_ptr<node>> nodes_;  // topological order
+    std::unordered_map<const node*, std::size_t> node_def_index_;
+    std::map<std::string, source_node*, std::less<>> sources_by_topic_;
+    std::vector<std::pair<std::string, source_node*>> pattern_sources_;
+    std::map<std::string, std::unique_ptr<state_store>, std::less<>> stores_;
+    std::vector<changelog_registration> changelogs_;
+    std::map<std::string, std::string, std::less<>> changelog_topic_of_;
+
+    punctuation_queue stream_time_punctuations_;
+    punctuation_queue wall_clock_punctuations_;
+
+    std::int64_t stream_time_ = -1;
+    std::int64_t record_timestamp_ = 0;
+    record_metadata metadata_;
+    bool has_metadata_ = false;
+    bool commit_requested_ = false;
+    bool initialized_ = false;
+    std::map<std::string, bool, std::less<>> warned_;
+};
+
+}  // namespace kstreams::detail

@@ -1,0 +1,193 @@
+#include <kstreams/test/topology_test_driver.hpp>
+
+#include <atomic>
+#include <random>
+#include <set>
+
+#include <kstreams/error.hpp>
+
+#include "lib/core/topology_groups.hpp"
+#include "lib/runtime/stream_task.hpp"
+
+namespace kstreams::test {
+
+namespace {
+
+/// Collects everything the tasks send, in order.
+class capturing_collector final : public detail::record_collector {
+public:
+    std::deque<produced_record> sent;
+
+    void send(std::string_view topic, std::optional<std::int32_t>, std::optional<std::string_view> key,
+              std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
+              std::string_view) override {
+        sent.push_back({std::string(topic), key ? std::optional<std::string>(*key) : std::nullopt,
+                        value ? std::optional<std::string>(*value) : std::nullopt, timestamp, hdrs});
+    }
+    std::int32_t partition_count(std::string_view) override { return 1; }
+};
+
+std::filesystem::path make_temp_state_dir() {
+    static std::atomic<unsigned> counter{0};
+    std::random_device rd;
+    auto dir = std::filesystem::temp_directory_path() /
+               ("kstreams-test-driver-" + std::to_string(rd()) + "-" + std::to_string(counter++));
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+}  // namespace
+
+struct topology_test_driver::impl {
+    const topology& topo;
+    driver_config config;
+    detail::topology_groups groups;
+    kstreams::metrics metrics;
+    capturing_collector collector;
+    detail::task_environment env;
+    std::vector<std::unique_ptr<detail::stream_task>> tasks;
+    std::map<std::string, std::deque<produced_record>, std::less<>> outputs;
+    std::map<std::string, std::int64_t, std::less<>> next_offset;
+    std::int64_t wall_clock;
+    std::filesystem::path temp_dir;
+
+    impl(const topology& t, driver_config c)
+        : topo(t), config(std::move(c)), groups(detail::group_topology(t.model())), wall_clock(config.initial_wall_clock_ms) {
+        env.application_id = config.application_id;
+        env.wall_clock = [this] { return wall_clock; };
+        env.collector = &collector;
+        env.metrics = &metrics;
+        env.on_deserialization_error = config.log_and_continue_on_deserialization_error
+                                           ? detail::deserialization_policy::log_and_continue
+                                           : detail::deserialization_policy::fail;
+        std::filesystem::path root = config.state_dir;
+        if (root.empty()) root = temp_dir = make_temp_state_dir();
+        env.state_dir = root / config.application_id;
+        for (const auto& sub : groups.subtopologies)
+            tasks.push_back(std::make_unique<detail::stream_task>(t.model(), groups, sub, task_id{sub.id, 0}, env));
+        for (auto& task : tasks) task->init();
+        route_outputs();
+    }
+
+    ~impl() {
+        for (auto& task : tasks) {
+            try {
+                task->close();
+            } catch (...) {
+            }
+        }
+        tasks.clear();
+        if (!temp_dir.empty()) {
+            std::error_code ec;
+            std::filesystem::remove_all(temp_dir, ec);
+        }
+    }
+
+    struct pending {
+        detail::stream_task* task;
+        detail::source_node* source;
+        produced_record rec;
+    };
+
+    bool find_source(std::string_view topic, detail::stream_task*& task, detail::source_node*& src) {
+        for (auto& t : tasks)
+            if (auto* s = t->source_for(topic)) {
+                task = t.get();
+                src = s;
+                return true;
+            }
+        return false;
+    }
+
+    /// Moves what the tasks sent into the output queues, and processes records sent to topics the
+    /// topology itself reads, in the order they were sent.
+    void route_outputs() {
+        while (!collector.sent.empty()) {
+            produced_record r = std::move(collector.sent.front());
+            collector.sent.pop_front();
+            detail::stream_task* task = nullptr;
+            detail::source_node* src = nullptr;
+            if (find_source(r.topic, task, src)) process_one(*task, *src, r);
+            outputs[r.topic].push_back(std::move(r));
+        }
+    }
+
+    void process_one(detail::stream_task& task, detail::source_node& src, const produced_record& r) {
+        const std::int64_t offset = next_offset[r.topic]++;
+        detail::raw_record raw;
+        raw.topic = r.topic;
+        raw.partition = 0;
+        raw.offset = offset;
+        raw.timestamp = r.timestamp;
+        if (r.key) raw.key = std::string_view(*r.key);
+        if (r.value) raw.value = std::string_view(*r.value);
+        raw.hdrs = &r.headers;
+        const std::int64_t ts = task.extract_timestamp(src, raw, task.stream_time());
+        if (ts >= 0) {
+            task.process(src, raw, ts);
+            task.maybe_punctuate_stream_time();
+        }
+        if (config.commit_after_every_record) task.flush();
+    }
+};
+
+topology_test_driver::topology_test_driver(const topology& t, driver_config config)
+    : impl_(std::make_unique<impl>(t, std::move(config))) {}
+
+topology_test_driver::~topology_test_driver() = default;
+
+void topology_test_driver::check_input_topic(const std::string& topic) const {
+    detail::stream_task* task = nullptr;
+    detail::source_node* src = nullptr;
+    if (!impl_->find_source(topic, task, src))
+        throw std::invalid_argument("unknown input topic " + topic + ": no source of the topology reads it");
+}
+
+void topology_test_driver::pipe_raw(const std::string& topic, std::optional<std::string> key,
+                                    std::optional<std::string> value, std::int64_t timestamp, const headers& hdrs) {
+    detail::stream_task* task = nullptr;
+    detail::source_node* src = nullptr;
+    if (!impl_->find_source(topic, task, src))
+        throw std::invalid_argument("unknown input topic " + topic + ": no source of the topology reads it");
+    produced_record r{topic, std::move(key), std::move(value), timestamp, hdrs};
+    impl_->process_one(*task, *src, r);
+    impl_->route_outputs();
+}
+
+std::deque<produced_record>& topology_test_driver::produced(const std::string& topic) {
+    return impl_->outputs[topic];
+}
+
+void topology_test_driver::advance_wall_clock_time(std::chrono::milliseconds d) {
+    impl_->wall_clock += d.count();
+    for (auto& task : impl_->tasks) {
+        task->maybe_punctuate_wall_clock();
+        task->flush();
+        impl_->route_outputs();
+    }
+}
+
+std::int64_t topology_test_driver::wall_clock_time_ms() const { return impl_->wall_clock; }
+
+state_store& topology_test_driver::get_state_store(std::string_view name) {
+    for (auto& task : impl_->tasks)
+        if (auto* s = task->find_store(name)) return *s;
+    throw std::invalid_argument("the topology has no store named " + std::string(name));
+}
+
+void topology_test_driver::commit() {
+    for (auto& task : impl_->tasks) {
+        task->flush();
+        impl_->route_outputs();
+    }
+}
+
+const kstreams::metrics& topology_test_driver::metrics() const { return impl_->metrics; }
+
+std::vector<std::string> topology_test_driver::produced_topic_names() const {
+    std::vector<std::string> names;
+    for (const auto& [name, q] : impl_->outputs) names.push_back(name);
+    return names;
+}
+
+}  // namespace kstreams::test

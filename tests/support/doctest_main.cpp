@@ -1,0 +1,3 @@
+// doctest's main, built without a precompiled header.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
