@@ -1,8 +1,8 @@
 #include "lib/core/topology_groups.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <numeric>
+#include <regex>
 #include <set>
 
 #include <kstreams/error.hpp>
@@ -11,7 +11,8 @@ namespace kstreams::detail {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& msg) { throw topology_error("invalid topology: " + msg); }
+// Messages follow Kafka Streams' TopologyException texts where it has one, and always name the node.
+[[noreturn]] void fail(const std::string& msg) { throw topology_error("Invalid topology: " + msg); }
 
 struct union_find {
     std::vector<std::size_t> parent;
@@ -32,6 +33,52 @@ const char* kind_name(node_kind k) {
     return "node";
 }
 
+std::string capitalised(const char* s) {
+    std::string r(s);
+    if (!r.empty()) r[0] = static_cast<char>(r[0] - 'a' + 'A');
+    return r;
+}
+
+bool pattern_matches(const std::string& pattern, const std::string& topic, const std::string& source) {
+    try {
+        return std::regex_match(topic, std::regex(pattern));
+    } catch (const std::regex_error& e) {
+        fail("source " + source + " has an invalid topic pattern " + pattern + ": " + e.what());
+    }
+}
+
+void check_sources(const topology_model& m) {
+    struct reader {
+        std::string topic_or_pattern;
+        std::string source;
+        bool is_pattern;
+    };
+    std::vector<reader> seen;
+    for (const node_def& d : m.nodes) {
+        if (d.kind != node_kind::source) continue;
+        if (d.topics.empty() && !d.pattern) fail("source " + d.name + " must read at least one topic or a pattern");
+        for (const auto& t : d.topics) {
+            if (t.empty()) fail("source " + d.name + " has an empty topic name");
+            for (const auto& r : seen) {
+                if (!r.is_pattern && r.topic_or_pattern == t)
+                    fail("Topic " + t + " has already been registered by another source (" + r.source +
+                         "), so source " + d.name + " cannot read it");
+                if (r.is_pattern && pattern_matches(r.topic_or_pattern, t, r.source))
+                    fail("Topic " + t + " of source " + d.name + " matches the pattern " + r.topic_or_pattern +
+                         " already registered by source " + r.source);
+            }
+            seen.push_back({t, d.name, false});
+        }
+        if (d.pattern) {
+            for (const auto& r : seen)
+                if (!r.is_pattern && pattern_matches(*d.pattern, r.topic_or_pattern, d.name))
+                    fail("Pattern " + *d.pattern + " of source " + d.name + " will match the topic " +
+                         r.topic_or_pattern + " that has already been registered by source " + r.source);
+            seen.push_back({*d.pattern, d.name, true});
+        }
+    }
+}
+
 }  // namespace
 
 topology_groups group_topology(const topology_model& m) {
@@ -44,71 +91,75 @@ topology_groups group_topology(const topology_model& m) {
     for (std::size_t i = 0; i < n; ++i) {
         const node_def& d = m.nodes[i];
         if (d.name.empty()) fail("a " + std::string(kind_name(d.kind)) + " has an empty name");
-        if (!g.index_of.emplace(d.name, i).second) fail("node name " + d.name + " is used more than once");
+        if (!g.index_of.emplace(d.name, i).second)
+            fail("Processor " + d.name + " is already added: node names must be unique (sources, processors and sinks)");
     }
+    check_sources(m);
 
-    std::map<std::string, std::string> topic_owner;
     for (std::size_t i = 0; i < n; ++i) {
         const node_def& d = m.nodes[i];
-        if (d.kind == node_kind::source) {
-            if (d.topics.empty() && !d.pattern) fail("source " + d.name + " has no topics");
-            for (const auto& t : d.topics) {
-                if (t.empty()) fail("source " + d.name + " has an empty topic name");
-                auto [it, fresh] = topic_owner.emplace(t, d.name);
-                if (!fresh) fail("topic " + t + " is read by both source " + it->second + " and source " + d.name);
-            }
-            continue;
-        }
-        if (d.parents.empty()) fail(std::string(kind_name(d.kind)) + " " + d.name + " has no parent");
+        if (d.kind == node_kind::source) continue;
+        const std::string what = capitalised(kind_name(d.kind)) + " " + d.name;
+        if (d.parents.empty()) fail(what + " must have at least one parent; it is not connected to any source");
         for (const auto& p : d.parents) {
+            if (p == d.name) fail(what + " cannot be a predecessor of itself");
             auto it = g.index_of.find(p);
-            if (it == g.index_of.end()) fail(std::string(kind_name(d.kind)) + " " + d.name + ": parent " + p + " does not exist");
+            if (it == g.index_of.end()) fail("Predecessor processor " + p + " of " + d.name + " is not added");
             const node_def& parent = m.nodes[it->second];
-            if (parent.kind == node_kind::sink) fail("sink " + p + " cannot be the parent of " + d.name);
-            if (it->second == i) fail("processor " + d.name + " is its own parent");
+            if (parent.kind == node_kind::sink) fail("Sink " + p + " cannot be used as a parent (of " + d.name + ")");
             if (std::find(g.parents[i].begin(), g.parents[i].end(), it->second) != g.parents[i].end())
-                fail(d.name + ": parent " + p + " is named twice");
+                fail(what + " names its parent " + p + " twice");
             if (parent.out_type != d.in_type)
-                fail(std::string(kind_name(d.kind)) + " " + d.name + " takes " + describe_type(d.in_type) + " but its parent " +
-                     p + " forwards " + describe_type(parent.out_type));
+                fail(what + " takes " + describe_type(d.in_type) + " but its parent " + p + " forwards " +
+                     describe_type(parent.out_type));
             g.parents[i].push_back(it->second);
             g.children[it->second].push_back(i);
         }
     }
 
-    // Cycles: depth-first search with colours.
+    // Cycles (possible because parents may be named before they are added): depth-first search,
+    // reporting the nodes on the cycle.
     std::vector<int> colour(n, 0);
-    std::vector<std::size_t> topo;
-    std::function<void(std::size_t)> visit = [&](std::size_t v) {
+    std::vector<std::size_t> topo, path;
+    auto visit = [&](auto& self, std::size_t v) -> void {
         colour[v] = 1;
+        path.push_back(v);
         for (auto c : g.children[v]) {
-            if (colour[c] == 1) fail("cycle: " + m.nodes[v].name + " -> " + m.nodes[c].name + " leads back to itself");
-            if (colour[c] == 0) visit(c);
+            if (colour[c] == 1) {
+                std::string cycle;
+                auto from = std::find(path.begin(), path.end(), c);
+                for (auto it = from; it != path.end(); ++it) cycle += m.nodes[*it].name + " -> ";
+                fail("the nodes form a cycle: " + cycle + m.nodes[c].name);
+            }
+            if (colour[c] == 0) self(self, c);
         }
+        path.pop_back();
         colour[v] = 2;
         topo.push_back(v);
     };
     for (std::size_t i = 0; i < n; ++i)
-        if (colour[i] == 0) visit(i);
+        if (colour[i] == 0) visit(visit, i);
     std::reverse(topo.begin(), topo.end());
-    for (std::size_t i = 0; i < n; ++i)
-        if (m.nodes[i].kind != node_kind::source) {
-            // A processor reachable only from itself (a cycle with no source) was caught above; a
-            // processor must reach back to some source.
-        }
 
     // Stores and their processors.
     std::map<std::string, std::size_t, std::less<>> store_index;
     for (std::size_t s = 0; s < m.stores.size(); ++s) {
+        if (!m.stores[s].builder) fail("a state store was added without a store builder");
         const std::string& name = m.stores[s].builder->name();
-        if (!store_index.emplace(name, s).second) fail("store name " + name + " is used more than once");
+        if (name.empty()) fail("a state store has an empty name");
+        auto [it, fresh] = store_index.emplace(name, s);
+        // Adding the same builder twice is allowed (Kafka Streams: the same StoreBuilder instance).
+        if (!fresh && m.stores[it->second].builder != m.stores[s].builder)
+            fail("A different StateStore has already been added with the name " + name);
     }
     auto connect = [&](const std::string& proc, const std::string& store) {
+        if (!store_index.contains(store))
+            fail("StateStore " + store + " is not added yet, so processor " + proc + " cannot be connected to it");
         auto it = g.index_of.find(proc);
-        if (it == g.index_of.end()) fail("store " + store + ": processor " + proc + " does not exist");
+        if (it == g.index_of.end()) fail("Processor " + proc + " is not added yet, so store " + store + " cannot be connected to it");
         if (m.nodes[it->second].kind != node_kind::processor)
-            fail("store " + store + " can be connected only to processors, not to " + kind_name(m.nodes[it->second].kind) + " " + proc);
-        if (!store_index.contains(store)) fail("processor " + proc + ": store " + store + " does not exist");
+            fail("cannot connect the state store " + store + " to the " + kind_name(m.nodes[it->second].kind) + " " + proc +
+                 ": stores can be connected only to processors");
         auto& v = g.node_stores[it->second];
         if (std::find(v.begin(), v.end(), store) == v.end()) v.push_back(store);
     };
@@ -116,8 +167,10 @@ topology_groups group_topology(const topology_model& m) {
         for (const auto& p : s.processors) connect(p, s.builder->name());
     for (std::size_t i = 0; i < n; ++i)
         for (const auto& s : m.nodes[i].stores) connect(m.nodes[i].name, s);
-    for (const auto& [p, stores] : m.pending_connections)
+    for (const auto& [p, stores] : m.pending_connections) {
+        if (stores.empty()) fail("connecting processor " + p + " to state stores: provide at least one state store name");
         for (const auto& s : stores) connect(p, s);
+    }
 
     // Sub-topologies: nodes joined by edges or by a shared store.
     union_find uf(n);
@@ -130,22 +183,17 @@ topology_groups group_topology(const topology_model& m) {
             if (!fresh) uf.join(i, it->second);
         }
 
-    // Ids in the order of sorted source names, then sorted other names (as Kafka Streams does).
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        const bool sa = m.nodes[a].kind == node_kind::source, sb = m.nodes[b].kind == node_kind::source;
-        if (sa != sb) return sa;
-        return m.nodes[a].name < m.nodes[b].name;
-    });
+    // Ids in the order the groups' first nodes were added (Kafka Streams since 2.4, KAFKA-9020:
+    // upstream sub-topologies come first; before that, sorted source names decided).
     std::map<std::size_t, int> root_to_id;
-    for (auto i : order) {
+    for (std::size_t i = 0; i < n; ++i) {
         auto [it, fresh] = root_to_id.emplace(uf.root(i), static_cast<int>(root_to_id.size()));
         if (fresh) g.subtopologies.push_back({it->second, {}, {}, {}, {}, {}});
     }
-    for (auto i : topo) g.subtopologies[root_to_id[uf.root(i)]].nodes.push_back(i);
+    for (auto i : topo) g.subtopologies[static_cast<std::size_t>(root_to_id[uf.root(i)])].nodes.push_back(i);
 
-    // Subtree sizes for the description's order: bigger subtrees first, then by name.
+    // Sub-tree sizes (paths counted, as Kafka Streams counts them) for the description's order:
+    // bigger sub-trees first, then by name.
     std::vector<std::size_t> size(n, 0);
     for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
         size[*it] = 1;
@@ -167,9 +215,9 @@ topology_groups group_topology(const topology_model& m) {
             for (const auto& s : g.node_stores[i]) stores.insert(store_index[s]);
         }
         sub.stores.assign(stores.begin(), stores.end());
-        if (sub.source_topics.empty() && sub.source_patterns.empty()) {
+        // Unreachable for an acyclic graph whose nodes all have parents; kept as a guard.
+        if (sub.source_topics.empty() && sub.source_patterns.empty())
             fail("processor " + m.nodes[sub.nodes.front()].name + " is not connected to any source");
-        }
     }
     return g;
 }
