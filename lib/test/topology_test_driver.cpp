@@ -127,7 +127,11 @@ struct topology_test_driver::impl {
             task.process(src, raw, ts);
             task.maybe_punctuate_stream_time();
         }
-        if (config.commit_after_every_record) task.flush();
+        // A commit: after every record (as Kafka's TopologyTestDriver), or when a processor asked.
+        if (config.commit_after_every_record || task.commit_requested()) {
+            task.flush();
+            task.clear_commit_request();
+        }
     }
 };
 

@@ -30,7 +30,8 @@ struct driver_config {
     /// false: a record that cannot be deserialized stops the driver with an error naming it.
     bool log_and_continue_on_deserialization_error = false;
     /// As Kafka's TopologyTestDriver: caches and stores are flushed after every input record.
-    /// Turn off to see the record cache coalesce updates until commit() is called.
+    /// Turn off to see the record cache coalesce updates until commit() is called, or until a
+    /// processor requests a commit (processor_context::commit()) while processing a record.
     bool commit_after_every_record = true;
     /// Where persistent stores live; empty = a fresh temporary directory removed at the end.
     std::filesystem::path state_dir;
