@@ -1,5 +1,7 @@
 #include "lib/state/in_memory_key_value_store.hpp"
 
+#include <algorithm>
+
 #include <kstreams/state/stores.hpp>
 
 namespace kstreams::state {
@@ -62,6 +64,10 @@ std::optional<std::string> in_memory_key_value_store::remove(std::string_view ke
     std::string old = std::move(it->second);
     map_.erase(it);
     return old;
+}
+
+void in_memory_key_value_store::erase(std::string_view key) {
+    if (auto it = map_.find(key); it != map_.end()) map_.erase(it);
 }
 
 std::unique_ptr<bytes_iterator> in_memory_key_value_store::range(const key_range& r, bool reverse) {

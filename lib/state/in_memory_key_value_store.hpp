@@ -24,6 +24,7 @@ public:
     std::optional<std::string> put_if_absent(std::string_view key, std::string_view value) override;
     void put_all(const std::vector<std::pair<std::string, std::string>>& entries) override;
     std::optional<std::string> remove(std::string_view key) override;
+    void erase(std::string_view key) override;
     std::unique_ptr<bytes_iterator> range(const key_range& r, bool reverse) override;
     std::unique_ptr<bytes_iterator> prefix_scan(std::string_view prefix) override;
     std::uint64_t approximate_num_entries() override { return map_.size(); }

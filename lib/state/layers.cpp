@@ -3,8 +3,13 @@
 
 namespace kstreams::detail {
 
+std::unique_ptr<bytes_key_value_store> wrap_key_value_layers(std::unique_ptr<bytes_key_value_store> inner,
+                                                             bool caching, const logging_config& logging) {
+    return wrap_key_value_layers(std::move(inner), caching, logging, false);
+}
+
 std::unique_ptr<bytes_key_value_store> wrap_key_value_layers(std::unique_ptr<bytes_key_value_store> inner, bool,
-                                                             const logging_config&) {
+                                                             const logging_config&, bool) {
     return inner;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -114,6 +115,8 @@ public:
     virtual void put_all(const std::vector<key_value<K, V>>& entries) = 0;
     /// Removes the key (Kafka's delete); returns the old value.
     virtual std::optional<V> remove(const K& key) = 0;
+    /// Removes the key without reading the old value (Kafka's put(key, null)).
+    virtual void erase(const K& key) { remove(key); }
     virtual key_value_iterator<K, V> range(const std::optional<K>& from, const std::optional<K>& to) = 0;
     virtual key_value_iterator<K, V> reverse_range(const std::optional<K>& from,
                                                    const std::optional<K>& to) = 0;
@@ -127,6 +130,14 @@ public:
         return prefix_scan_bytes(bytes);
     }
     virtual std::uint64_t approximate_num_entries() = 0;
+
+    /// Gets (key, new value, old value, timestamp of the record that last wrote the entry) for
+    /// every entry the record cache writes down; nullopt values are deletes.
+    using flush_listener = std::function<void(const K& key, std::optional<V> new_value, std::optional<V> old_value,
+                                              std::int64_t timestamp)>;
+    /// Installs the cache's flush listener. Returns false when the store has no active cache, in
+    /// which case the caller forwards results itself (Kafka's TimestampedTupleForwarder).
+    virtual bool set_flush_listener(flush_listener /*listener*/, bool /*send_old_values*/) { return false; }
 
 protected:
     virtual key_value_iterator<K, V> prefix_scan_bytes(std::string_view prefix) = 0;
@@ -143,6 +154,7 @@ public:
     const std::string& name() const override { return inner_->name(); }
     void init(store_context& ctx) override { inner_->init(ctx); }
     void flush() override { inner_->flush(); }
+    void flush_cache() override { inner_->flush_cache(); }
     void close() override { inner_->close(); }
     bool persistent() const override { return inner_->persistent(); }
     bool is_open() const override { return inner_->is_open(); }
@@ -172,6 +184,17 @@ public:
         inner_->put_all(raw);
     }
     std::optional<V> remove(const K& key) override { return decode(inner_->remove(key_bytes(key))); }
+    void erase(const K& key) override { inner_->erase(key_bytes(key)); }
+    bool set_flush_listener(typename key_value_store<K, V>::flush_listener listener, bool send_old_values) override {
+        if (!listener) return inner_->set_flush_listener({}, send_old_values);
+        return inner_->set_flush_listener(
+            [codec = codec_.get(), l = std::move(listener)](std::string_view k, std::optional<std::string_view> nv,
+                                                           std::optional<std::string_view> ov, std::int64_t ts) {
+                l(codec->decode_key(k), nv ? std::optional<V>(codec->decode_value(*nv)) : std::nullopt,
+                  ov ? std::optional<V>(codec->decode_value(*ov)) : std::nullopt, ts);
+            },
+            send_old_values);
+    }
     key_value_iterator<K, V> range(const std::optional<K>& from, const std::optional<K>& to) override {
         return {inner_->range(bounds(from, to), false), codec_.get()};
     }

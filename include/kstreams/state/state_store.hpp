@@ -17,6 +17,10 @@ namespace kstreams {
 
 class state_store;
 
+namespace detail {
+struct store_resources;
+}
+
 /// One changelog record being replayed into a store. value nullopt = delete.
 struct restore_record {
     std::string_view key;
@@ -43,6 +47,12 @@ public:
                             std::optional<std::string_view> value, std::int64_t timestamp) = 0;
     /// Timestamp of the record being processed, for changelog records.
     virtual std::int64_t record_timestamp() const = 0;
+    /// What the runtime shares between stores (the thread's record cache, the application's
+    /// RocksDB block cache and write-buffer manager, metrics); nullptr where there is none.
+    virtual detail::store_resources* resources() { return nullptr; }
+    /// The store's local data was lost (a corrupted directory was wiped): its checkpoint no longer
+    /// holds and restoration must start from the beginning of the changelog.
+    virtual void discard_checkpoint(std::string_view /*store_name*/) {}
 };
 
 class state_store {
@@ -50,7 +60,12 @@ public:
     virtual ~state_store() = default;
     virtual const std::string& name() const = 0;
     virtual void init(store_context& ctx) = 0;
+    /// Writes everything down to the local store (RocksDB memtables to disk); done before a
+    /// checkpoint is written.
     virtual void flush() = 0;
+    /// Writes the record cache's dirty entries down (and forwards them downstream); done on every
+    /// commit. A store without a cache has nothing to do.
+    virtual void flush_cache() {}
     virtual void close() = 0;
     virtual bool persistent() const = 0;
     virtual bool is_open() const = 0;

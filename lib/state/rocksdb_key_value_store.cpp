@@ -1,0 +1,284 @@
+#include "lib/state/rocksdb_key_value_store.hpp"
+
+#include <rocksdb/db.h>
+#include <rocksdb/iterator.h>
+#include <rocksdb/options.h>
+#include <rocksdb/write_batch.h>
+
+#include <kstreams/error.hpp>
+#include <kstreams/state/stores.hpp>
+
+#include "lib/core/log.hpp"
+#include "lib/state/rocksdb_shared.hpp"
+#include "lib/state/store_resources.hpp"
+
+namespace kstreams::state {
+
+namespace {
+
+rocksdb::Slice slice(std::string_view s) { return {s.data(), s.size()}; }
+std::string_view view(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
+
+/// The smallest key greater than every key starting with `prefix`; nullopt if there is none.
+std::optional<std::string> prefix_successor(std::string_view prefix) {
+    std::string s(prefix);
+    while (!s.empty() && static_cast<unsigned char>(s.back()) == 0xff) s.pop_back();
+    if (s.empty()) return std::nullopt;
+    s.back() = static_cast<char>(static_cast<unsigned char>(s.back()) + 1);
+    return s;
+}
+
+}  // namespace
+
+/// An ordered scan with RocksDB's bounds doing the range checks. RocksDB iterators read a
+/// consistent snapshot, so writes during the scan are not seen (as the in-memory store's copy).
+class rocksdb_iterator final : public bytes_iterator {
+public:
+    rocksdb_iterator(rocksdb_key_value_store& store, std::optional<std::string> lower,
+                     std::optional<std::string> upper_exclusive, bool reverse)
+        : store_(&store), lower_(std::move(lower)), upper_(std::move(upper_exclusive)), reverse_(reverse) {
+        rocksdb::ReadOptions ro;
+        if (lower_) {
+            lower_slice_ = slice(*lower_);
+            ro.iterate_lower_bound = &lower_slice_;
+        }
+        if (upper_) {
+            upper_slice_ = slice(*upper_);
+            ro.iterate_upper_bound = &upper_slice_;
+        }
+        it_.reset(store.db_->NewIterator(ro));
+        store.open_iterators_.insert(this);
+        if (reverse_) it_->SeekToLast();
+        else it_->SeekToFirst();
+        settle();
+    }
+    ~rocksdb_iterator() override {
+        if (store_) store_->open_iterators_.erase(this);
+    }
+    bool valid() const override { return valid_; }
+    void next() override {
+        if (!valid_) return;
+        if (reverse_) it_->Prev();
+        else it_->Next();
+        settle();
+    }
+    std::string_view key() const override { return view(it_->key()); }
+    std::string_view value() const override { return view(it_->value()); }
+
+    /// The store is closing: the RocksDB iterator must go before the database does.
+    void release() {
+        it_.reset();
+        valid_ = false;
+        store_ = nullptr;
+    }
+
+private:
+    void settle() {
+        valid_ = it_->Valid();
+        if (!valid_) store_->check(it_->status(), "iterate");
+    }
+
+    rocksdb_key_value_store* store_;
+    std::optional<std::string> lower_;
+    std::optional<std::string> upper_;
+    rocksdb::Slice lower_slice_;
+    rocksdb::Slice upper_slice_;
+    bool reverse_;
+    std::unique_ptr<rocksdb::Iterator> it_;
+    bool valid_ = false;
+};
+
+namespace {
+class empty_iterator final : public bytes_iterator {
+public:
+    bool valid() const override { return false; }
+    void next() override {}
+    std::string_view key() const override { return {}; }
+    std::string_view value() const override { return {}; }
+};
+}  // namespace
+
+rocksdb_key_value_store::rocksdb_key_value_store(std::string name, std::string subdirectory)
+    : name_(std::move(name)), subdirectory_(subdirectory.empty() ? name_ : std::move(subdirectory)) {}
+
+rocksdb_key_value_store::~rocksdb_key_value_store() {
+    try {
+        close();
+    } catch (const std::exception& e) {
+        KSTREAMS_LOG(error, "store " + name_ + ": error while closing: " + e.what());
+    }
+}
+
+void rocksdb_key_value_store::check(const rocksdb::Status& s, std::string_view operation) const {
+    if (s.ok()) return;
+    throw streams_error("store " + name_ + " (RocksDB at " + dir_.string() + "): " + std::string(operation) +
+                        " failed: " + s.ToString());
+}
+
+void rocksdb_key_value_store::ensure_open(std::string_view operation) const {
+    if (!db_) throw streams_error("store " + name_ + ": " + std::string(operation) + " on a store that is not open");
+}
+
+void rocksdb_key_value_store::init(store_context& ctx) {
+    const std::filesystem::path task_dir = ctx.task_directory();
+    if (task_dir.empty())
+        throw streams_error("store " + name_ + " is a persistent (RocksDB) store, but the task " +
+                            ctx.task_id().to_string() + " has no state directory (set state.dir)");
+    std::shared_ptr<rocksdb_shared> shared;
+    if (auto* res = ctx.resources()) shared = res->rocksdb;
+    if (open_at(task_dir / "rocksdb" / subdirectory_, std::move(shared))) ctx.discard_checkpoint(name_);
+    ctx.register_store(*this, [this](std::span<const restore_record> batch) {
+        rocksdb::WriteBatch wb;
+        for (const auto& r : batch) {
+            if (r.value) wb.Put(slice(r.key), slice(*r.value));
+            else wb.Delete(slice(r.key));
+        }
+        write_batch(wb);
+    });
+}
+
+bool rocksdb_key_value_store::open_at(const std::filesystem::path& dir, std::shared_ptr<rocksdb_shared> shared) {
+    dir_ = dir;
+    // Without an application-wide one, each store gets Kafka Streams' per-store defaults.
+    shared_ = shared ? std::move(shared) : std::make_shared<rocksdb_shared>(rocksdb_memory_config{50u << 20, 0, {}});
+    options_ = std::make_unique<rocksdb::Options>();
+    shared_->configure(name_, *options_);
+    write_options_ = std::make_unique<rocksdb::WriteOptions>();
+    write_options_->disableWAL = true;
+    read_options_ = std::make_unique<rocksdb::ReadOptions>();
+
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec) throw streams_error("store " + name_ + ": cannot create its directory " + dir_.string() + ": " + ec.message());
+    rocksdb::Status s = rocksdb::DB::Open(*options_, dir_.string(), &db_);
+    if (s.ok()) return false;
+    // A directory another process holds is not ours to wipe (the task lock should prevent this).
+    if (s.ToString().find("lock") != std::string::npos) check(s, "open");
+    KSTREAMS_LOG(warn, "store " + name_ + ": its local directory " + dir_.string() +
+                           " cannot be opened (" + s.ToString() +
+                           "); wiping it and restoring the store from its changelog");
+    db_ = nullptr;
+    std::filesystem::remove_all(dir_, ec);
+    if (ec) throw streams_error("store " + name_ + ": cannot wipe its corrupted directory " + dir_.string() + ": " + ec.message());
+    std::filesystem::create_directories(dir_, ec);
+    check(rocksdb::DB::Open(*options_, dir_.string(), &db_), "open (after wiping the corrupted directory)");
+    return true;
+}
+
+void rocksdb_key_value_store::flush() {
+    if (!db_) return;
+    rocksdb::FlushOptions fo;
+    fo.wait = true;
+    check(db_->Flush(fo), "flush");
+}
+
+void rocksdb_key_value_store::close() {
+    if (!db_) return;
+    for (auto* it : open_iterators_) it->release();
+    open_iterators_.clear();
+    // With the WAL off, closing flushes the memtables (avoid_flush_during_shutdown is false).
+    rocksdb::Status s = db_->Close();
+    delete db_;
+    db_ = nullptr;
+    shared_->closed(name_, *options_);
+    check(s, "close");
+}
+
+std::optional<std::string> rocksdb_key_value_store::get(std::string_view key) {
+    ensure_open("get");
+    std::string value;
+    rocksdb::Status s = db_->Get(*read_options_, slice(key), &value);
+    if (s.IsNotFound()) return std::nullopt;
+    check(s, "get");
+    return value;
+}
+
+void rocksdb_key_value_store::put(std::string_view key, std::string_view value) {
+    ensure_open("put");
+    check(db_->Put(*write_options_, slice(key), slice(value)), "put");
+}
+
+std::optional<std::string> rocksdb_key_value_store::put_if_absent(std::string_view key, std::string_view value) {
+    auto old = get(key);
+    if (!old) put(key, value);
+    return old;
+}
+
+void rocksdb_key_value_store::put_all(const std::vector<std::pair<std::string, std::string>>& entries) {
+    ensure_open("put_all");
+    rocksdb::WriteBatch wb;
+    for (const auto& [k, v] : entries) check(wb.Put(slice(k), slice(v)), "put_all");
+    write_batch(wb);
+}
+
+std::optional<std::string> rocksdb_key_value_store::remove(std::string_view key) {
+    auto old = get(key);
+    if (old) erase(key);
+    return old;
+}
+
+void rocksdb_key_value_store::erase(std::string_view key) {
+    ensure_open("delete");
+    check(db_->Delete(*write_options_, slice(key)), "delete");
+}
+
+void rocksdb_key_value_store::delete_range(std::string_view from, std::string_view to) {
+    ensure_open("delete_range");
+    check(db_->DeleteRange(*write_options_, db_->DefaultColumnFamily(), slice(from), slice(to)), "delete_range");
+}
+
+void rocksdb_key_value_store::write_batch(rocksdb::WriteBatch& batch) {
+    ensure_open("write");
+    check(db_->Write(*write_options_, &batch), "write batch");
+}
+
+std::unique_ptr<bytes_iterator> rocksdb_key_value_store::range(const key_range& r, bool reverse) {
+    ensure_open("range");
+    if (r.from && r.to && *r.from > *r.to) {
+        KSTREAMS_LOG(warn, "store " + name_ + ": range query with from > to returns nothing");
+        return std::make_unique<empty_iterator>();
+    }
+    std::optional<std::string> upper;
+    if (r.to) upper = *r.to + '\0';  // the immediate successor of `to`: makes the bound inclusive
+    return std::make_unique<rocksdb_iterator>(*this, r.from, std::move(upper), reverse);
+}
+
+std::unique_ptr<bytes_iterator> rocksdb_key_value_store::prefix_scan(std::string_view prefix) {
+    ensure_open("prefix_scan");
+    return std::make_unique<rocksdb_iterator>(*this, std::string(prefix), prefix_successor(prefix), false);
+}
+
+std::uint64_t rocksdb_key_value_store::approximate_num_entries() {
+    ensure_open("approximate_num_entries");
+    std::uint64_t n = 0;
+    if (!db_->GetIntProperty("rocksdb.estimate-num-keys", &n)) return 0;
+    return n;
+}
+
+}  // namespace kstreams::state
+
+namespace kstreams::stores {
+
+namespace {
+class rocksdb_supplier final : public key_value_bytes_store_supplier {
+public:
+    explicit rocksdb_supplier(std::string name) : name_(std::move(name)) {}
+    const std::string& name() const override { return name_; }
+    std::unique_ptr<bytes_key_value_store> get() const override {
+        return std::make_unique<state::rocksdb_key_value_store>(name_);
+    }
+
+private:
+    std::string name_;
+};
+}  // namespace
+
+std::shared_ptr<const key_value_bytes_store_supplier> persistent_key_value_store(std::string name) {
+    return std::make_shared<rocksdb_supplier>(std::move(name));
+}
+
+std::shared_ptr<const key_value_bytes_store_supplier> persistent_timestamped_key_value_store(std::string name) {
+    return std::make_shared<rocksdb_supplier>(std::move(name));
+}
+
+}  // namespace kstreams::stores

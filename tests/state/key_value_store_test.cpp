@@ -1,0 +1,228 @@
+// One suite, run against the in-memory and the RocksDB key-value store.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include <kstreams/error.hpp>
+#include <kstreams/state/stores.hpp>
+
+#include "lib/state/in_memory_key_value_store.hpp"
+#include "lib/state/rocksdb_key_value_store.hpp"
+#include "tests/state/store_test_support.hpp"
+
+using namespace kstreams;
+using kstreams::test_support::test_store_context;
+
+namespace {
+
+struct in_memory_kind {
+    static constexpr bool persistent = false;
+    static std::unique_ptr<bytes_key_value_store> make(const std::string& name) {
+        return std::make_unique<state::in_memory_key_value_store>(name);
+    }
+};
+struct rocksdb_kind {
+    static constexpr bool persistent = true;
+    static std::unique_ptr<bytes_key_value_store> make(const std::string& name) {
+        return std::make_unique<state::rocksdb_key_value_store>(name);
+    }
+};
+
+std::vector<std::pair<std::string, std::string>> drain(bytes_iterator& it) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (; it.valid(); it.next()) out.emplace_back(std::string(it.key()), std::string(it.value()));
+    return out;
+}
+
+using kvs = std::vector<std::pair<std::string, std::string>>;
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("key-value store: put, get, overwrite, delete", T, in_memory_kind, rocksdb_kind) {
+    test_store_context ctx;
+    auto store = T::make("kv");
+    store->init(ctx);
+    CHECK(store->is_open());
+    CHECK(store->persistent() == T::persistent);
+    CHECK_FALSE(store->get("a"));
+    store->put("a", "1");
+    CHECK(store->get("a") == "1");
+    store->put("a", "2");
+    CHECK(store->get("a") == "2");
+    CHECK(store->put_if_absent("a", "3") == "2");
+    CHECK(store->get("a") == "2");
+    CHECK_FALSE(store->put_if_absent("b", "3"));
+    CHECK(store->get("b") == "3");
+    CHECK(store->remove("a") == "2");
+    CHECK_FALSE(store->get("a"));
+    CHECK_FALSE(store->remove("a"));
+    store->erase("b");
+    CHECK_FALSE(store->get("b"));
+    store->erase("never-there");
+    store->put_all({{"x", "1"}, {"y", "2"}, {"x", "3"}});
+    CHECK(store->get("x") == "3");
+    CHECK(store->get("y") == "2");
+    store->put("empty", "");
+    CHECK(store->get("empty") == "");
+    CHECK(ctx.registered.size() == 1);
+    store->close();
+    CHECK_FALSE(store->is_open());
+}
+
+TEST_CASE_TEMPLATE("key-value store: ranges are inclusive, ordered by unsigned bytes, reversible", T, in_memory_kind,
+                   rocksdb_kind) {
+    test_store_context ctx;
+    auto store = T::make("kv");
+    store->init(ctx);
+    for (const std::string& k : std::vector<std::string>{"b", "a", "c", "d", std::string("\x80", 1), std::string("\xff", 1),
+                                                    std::string("\x01", 1)})
+        store->put(k, "v" + k);
+    auto all = store->range({}, false);
+    kvs got = drain(*all);
+    REQUIRE(got.size() == 7);
+    CHECK(got.front().first == std::string("\x01", 1));
+    CHECK(got[1].first == "a");
+    CHECK(got[5].first == std::string("\x80", 1));
+    CHECK(got.back().first == std::string("\xff", 1));
+
+    auto r = store->range({"b", "d"}, false);
+    CHECK(drain(*r) == kvs{{"b", "vb"}, {"c", "vc"}, {"d", "vd"}});
+    auto rr = store->range({"b", "d"}, true);
+    CHECK(drain(*rr) == kvs{{"d", "vd"}, {"c", "vc"}, {"b", "vb"}});
+    auto open_from = store->range({std::nullopt, std::string("b")}, false);
+    CHECK(drain(*open_from) == kvs{{std::string("\x01", 1), std::string("v\x01", 2)}, {"a", "va"}, {"b", "vb"}});
+    auto open_to = store->range({std::string("d"), std::nullopt}, true);
+    CHECK(drain(*open_to) == kvs{{std::string("\xff", 1), std::string("v\xff", 2)},
+                                 {std::string("\x80", 1), std::string("v\x80", 2)},
+                                 {"d", "vd"}});
+    auto between = store->range({"bb", "cc"}, false);
+    CHECK(drain(*between) == kvs{{"c", "vc"}});
+    auto inverted = store->range({"d", "b"}, false);
+    CHECK_FALSE(inverted->valid());
+}
+
+TEST_CASE_TEMPLATE("key-value store: prefix scan", T, in_memory_kind, rocksdb_kind) {
+    test_store_context ctx;
+    auto store = T::make("kv");
+    store->init(ctx);
+    for (std::string k : {"ab", "a", "abc", "b", "aa"}) store->put(k, k);
+    store->put(std::string("\xff\xff", 2), "x");
+    store->put(std::string("\xff\xff\x01", 3), "y");
+    auto it = store->prefix_scan("ab");
+    CHECK(drain(*it) == kvs{{"ab", "ab"}, {"abc", "abc"}});
+    auto ff = store->prefix_scan(std::string("\xff", 1));
+    CHECK(drain(*ff).size() == 2);
+    auto none = store->prefix_scan("z");
+    CHECK_FALSE(none->valid());
+}
+
+TEST_CASE_TEMPLATE("key-value store: an open iterator does not see later writes", T, in_memory_kind, rocksdb_kind) {
+    test_store_context ctx;
+    auto store = T::make("kv");
+    store->init(ctx);
+    store->put("a", "1");
+    store->put("c", "3");
+    auto it = store->range({}, false);
+    store->put("b", "2");
+    store->erase("c");
+    CHECK(drain(*it) == kvs{{"a", "1"}, {"c", "3"}});
+    CHECK(store->approximate_num_entries() >= 1);
+}
+
+TEST_CASE_TEMPLATE("key-value store: restore callback applies a batch of puts and deletes", T, in_memory_kind,
+                   rocksdb_kind) {
+    test_store_context ctx;
+    auto store = T::make("kv");
+    store->init(ctx);
+    store->put("gone", "x");
+    REQUIRE(ctx.registered.size() == 1);
+    std::vector<restore_record> batch{{"a", std::string_view("1"), 5}, {"b", std::string_view("2"), 6},
+                                      {"a", std::string_view("3"), 7}, {"gone", std::nullopt, 8}};
+    ctx.registered[0].second(batch);
+    CHECK(store->get("a") == "3");
+    CHECK(store->get("b") == "2");
+    CHECK_FALSE(store->get("gone"));
+}
+
+TEST_CASE_TEMPLATE("typed key-value store over each byte store", T, in_memory_kind, rocksdb_kind) {
+    test_store_context ctx;
+    typed_key_value_store<std::string, std::int64_t> store(
+        T::make("typed"),
+        std::make_unique<serde_kv_codec<std::string, std::int64_t, serde<std::string>, serde<std::int64_t>>>(
+            serde<std::string>{}, serde<std::int64_t>{}));
+    store.init(ctx);
+    store.put("a", 1);
+    store.put("b", 2);
+    store.put("c", -3);
+    CHECK(store.get("c") == -3);
+    CHECK(store.range(std::string("b"), std::nullopt).to_vector() ==
+          std::vector<key_value<std::string, std::int64_t>>{{"b", 2}, {"c", -3}});
+    CHECK(store.reverse_all().to_vector().front().key == "c");
+    store.erase("a");
+    CHECK_FALSE(store.get("a"));
+    CHECK(store.prefix_scan(std::string("b")).to_vector().size() == 1);
+}
+
+TEST_CASE("rocksdb store: lives in <task dir>/rocksdb/<store> and keeps its data across reopen") {
+    auto dir = test_support::fresh_temp_dir("rocks-reopen");
+    {
+        test_store_context ctx(dir);
+        ctx.owns_dir = false;
+        state::rocksdb_key_value_store store("counts");
+        store.init(ctx);
+        store.put("k", "v");
+        store.close();
+    }
+    CHECK(std::filesystem::exists(dir / "rocksdb" / "counts" / "CURRENT"));
+    test_store_context ctx(dir);
+    state::rocksdb_key_value_store store("counts");
+    store.init(ctx);
+    CHECK(store.get("k") == "v");
+    CHECK(ctx.discarded.empty());
+}
+
+TEST_CASE("rocksdb store: a corrupted directory is wiped, the checkpoint discarded, and the store opens empty") {
+    auto dir = test_support::fresh_temp_dir("rocks-corrupt");
+    {
+        test_store_context ctx(dir);
+        ctx.owns_dir = false;
+        state::rocksdb_key_value_store store("counts");
+        store.init(ctx);
+        store.put("k", "v");
+        store.close();
+    }
+    for (const auto& e : std::filesystem::directory_iterator(dir / "rocksdb" / "counts")) {
+        if (e.path().filename().string().starts_with("MANIFEST")) {
+            std::ofstream(e.path(), std::ios::trunc) << "this is not a manifest";
+        }
+    }
+    test_store_context ctx(dir);
+    state::rocksdb_key_value_store store("counts");
+    store.init(ctx);
+    CHECK(ctx.discarded == std::vector<std::string>{"counts"});
+    CHECK_FALSE(store.get("k"));
+    store.put("k2", "v2");
+    CHECK(store.get("k2") == "v2");
+}
+
+TEST_CASE("rocksdb store: use after close is an error naming the store") {
+    test_store_context ctx;
+    state::rocksdb_key_value_store store("my-store");
+    store.init(ctx);
+    auto it = store.range({}, false);
+    store.close();
+    CHECK_FALSE(it->valid());
+    try {
+        store.put("a", "b");
+        FAIL("expected an error");
+    } catch (const streams_error& e) {
+        CHECK(std::string(e.what()).find("my-store") != std::string::npos);
+    }
+}
+
+TEST_CASE("rocksdb store: without a state directory it says which store needs one") {
+    test_store_context ctx{std::filesystem::path{}};
+    ctx.owns_dir = false;
+    state::rocksdb_key_value_store store("needs-dir");
+    CHECK_THROWS_WITH_AS(store.init(ctx), doctest::Contains("needs-dir"), streams_error);
+}
