@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -54,6 +55,30 @@ constexpr bool require_default_serde() {
                   "materialized/grouped). The type is named in the 'required from' lines.");
     return true;
 }
+
+namespace detail {
+/// Stands in for the serde of a type that has none, after the static_assert below has reported
+/// it, so that the compiler stops at that one readable error.
+template <class T>
+struct missing_serde {
+    void serialize(const T&, std::string&) const {}
+    T deserialize(std::string_view) const;
+};
+
+template <class T>
+struct default_serde_of {
+    static_assert(has_default_serde<T>,
+                  "kstreams: this key or value type has no default serde. Specialise "
+                  "kstreams::serde<T> for it, or pass a serde explicitly. The type is T in "
+                  "'kstreams::detail::default_serde_of<T>' named in the lines around this one.");
+    using type = std::conditional_t<has_default_serde<T>, serde<T>, missing_serde<T>>;
+};
+}  // namespace detail
+
+/// The default serde of T, or a compile error naming T if it has none. Use it as the default
+/// serde template argument of public API functions.
+template <class T>
+using default_serde_t = typename detail::default_serde_of<T>::type;
 
 template <class S, class T>
 bool serde_is_null(const S& s, const T& v) {

@@ -45,7 +45,7 @@ public:
     topology& operator=(topology&&) noexcept;
 
     /// A source reading `topics` with serdes for K and V.
-    template <class K, class V, class KS = serde<K>, class VS = serde<V>>
+    template <class K, class V, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
     topology& add_source(std::string name, std::vector<std::string> topics, KS ks = KS{}, VS vs = VS{},
                          source_options options = {}) {
         static_assert(serde_for<KS, K>, "kstreams: add_source: the key serde does not produce K");
@@ -56,7 +56,7 @@ public:
     }
 
     /// A source reading every topic whose name matches the regular expression `pattern`.
-    template <class K, class V, class KS = serde<K>, class VS = serde<V>>
+    template <class K, class V, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
     topology& add_source_pattern(std::string name, std::string pattern, KS ks = KS{}, VS vs = VS{},
                                  source_options options = {}) {
         static_assert(serde_for<KS, K>, "kstreams: add_source_pattern: the key serde does not produce K");
@@ -86,7 +86,7 @@ public:
     }
 
     /// A sink writing to `topic`, with an optional custom partitioner.
-    template <class K, class V, class KS = serde<K>, class VS = serde<V>>
+    template <class K, class V, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
     topology& add_sink(std::string name, std::string topic, std::vector<std::string> parents, KS ks = KS{},
                        VS vs = VS{}, stream_partitioner<K, V> partitioner = {}) {
         static_assert(serde_for<KS, K>, "kstreams: add_sink: the key serde does not serialize K");
@@ -101,7 +101,7 @@ public:
     }
 
     /// A sink that picks each record's topic with `extractor`.
-    template <class K, class V, class KS = serde<K>, class VS = serde<V>>
+    template <class K, class V, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
     topology& add_sink(std::string name, topic_name_extractor<K, V> extractor, std::vector<std::string> parents,
                        KS ks = KS{}, VS vs = VS{}, stream_partitioner<K, V> partitioner = {}) {
         detail::node_def def = make_sink_def<K, V>(std::move(name), std::move(parents));

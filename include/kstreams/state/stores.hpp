@@ -77,7 +77,7 @@ std::shared_ptr<const key_value_bytes_store_supplier> persistent_key_value_store
 /// The same store for timestamped values (the byte layout is the builder's concern).
 std::shared_ptr<const key_value_bytes_store_supplier> persistent_timestamped_key_value_store(std::string name);
 
-template <class K, class V, class KS = serde<K>, class VS = serde<V>>
+template <class K, class V, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
 key_value_store_builder<K, V> key_value_store_builder(
     std::shared_ptr<const key_value_bytes_store_supplier> supplier, KS ks = KS{}, VS vs = VS{}) {
     static_assert(serde_for<KS, K>, "kstreams: the key serde does not serialize the store's key type");

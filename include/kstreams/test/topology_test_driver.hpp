@@ -171,7 +171,7 @@ public:
     topology_test_driver(const topology_test_driver&) = delete;
     topology_test_driver& operator=(const topology_test_driver&) = delete;
 
-    template <class K, class V, class KS = serde<K>, class VS = serde<V>>
+    template <class K, class V, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
     test_input_topic<K, V> create_input_topic(std::string name, KS ks = KS{}, VS vs = VS{},
                                               std::int64_t start_timestamp_ms = 0,
                                               std::chrono::milliseconds auto_advance = std::chrono::milliseconds{0}) {
@@ -181,7 +181,7 @@ public:
             [vs](const V& v, std::string& out) { vs.serialize(v, out); }, start_timestamp_ms, auto_advance.count());
     }
 
-    template <class K, class V, class KS = serde<K>, class VS = serde<V>>
+    template <class K, class V, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
     test_output_topic<K, V> create_output_topic(std::string name, KS ks = KS{}, VS vs = VS{}) {
         return test_output_topic<K, V>(
             *this, std::move(name), [ks](std::string_view b) { return K(ks.deserialize(b)); },
