@@ -1,6 +1,7 @@
 #include "lib/runtime/stream_task.hpp"
 
 #include <regex>
+#include <stdexcept>
 
 #include <kstreams/detail/sink_node.hpp>
 #include <kstreams/error.hpp>
@@ -51,6 +52,7 @@ void stream_task::init() {
             for (const auto& t : def.topics)
                 sources_by_topic_.emplace(def.internal_topic ? internal_name(env_, t) : t, src);
             if (def.pattern) pattern_sources_.emplace_back(*def.pattern, src);
+            source_defs_.emplace_back(src, &def);
         }
         by_index.emplace(idx, n.get());
         node_def_index_.emplace(n.get(), idx);
@@ -74,7 +76,15 @@ source_node* stream_task::source_for(std::string_view topic) {
 }
 
 std::int64_t stream_task::extract_timestamp(source_node& src, const raw_record& raw, std::int64_t partition_time) {
-    const node_def& def = model_.nodes[node_def_index_.at(&src)];
+    const node_def* found = nullptr;
+    for (const auto& [s, d] : source_defs_) {
+        if (s == &src) {
+            found = d;
+            break;
+        }
+    }
+    if (!found) throw std::invalid_argument("task " + id_.to_string() + ": " + src.name() + " is not a source of this task");
+    const node_def& def = *found;
     if (!def.extractor) {
         if (raw.timestamp < 0)
             throw streams_error("task " + id_.to_string() + ": record at topic " + std::string(raw.topic) +
