@@ -5,15 +5,17 @@
 #include <random>
 #include <stdexcept>
 
-#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
-#include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
-#include <rocksdb/table.h>
+
+#include "lib/state/rocksdb_shared.hpp"
 
 namespace kstreams::bench {
 
 struct plain_rocksdb::impl {
+    // As rocksdb_key_value_store::open_at without an application-wide config.
+    state::rocksdb_shared shared{rocksdb_memory_config{50u << 20, 0, {}}};
+    rocksdb::Options options;
     std::filesystem::path dir;
     std::unique_ptr<rocksdb::DB> db;
     rocksdb::ReadOptions read;
@@ -27,26 +29,18 @@ plain_rocksdb::plain_rocksdb() : impl_(std::make_unique<impl>()) {
                  ("kstreams-bench-rocksdb-" + std::to_string(rd()) + "-" + std::to_string(counter++));
     std::filesystem::create_directories(impl_->dir);
 
-    rocksdb::BlockBasedTableOptions table;
-    table.block_cache = rocksdb::NewLRUCache(50 << 20);
-    table.block_size = 4 << 10;
-    table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-    rocksdb::Options options;
-    options.create_if_missing = true;
-    options.compression = rocksdb::kNoCompression;
-    options.write_buffer_size = 16 << 20;
-    options.max_write_buffer_number = 3;
-    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    impl_->shared.configure("kv", impl_->options);
     impl_->write.disableWAL = true;
 
     rocksdb::DB* db = nullptr;
-    const rocksdb::Status s = rocksdb::DB::Open(options, impl_->dir.string(), &db);
+    const rocksdb::Status s = rocksdb::DB::Open(impl_->options, impl_->dir.string(), &db);
     if (!s.ok()) throw std::runtime_error("plain_rocksdb: cannot open " + impl_->dir.string() + ": " + s.ToString());
     impl_->db.reset(db);
 }
 
 plain_rocksdb::~plain_rocksdb() {
     impl_->db.reset();
+    impl_->shared.closed("kv", impl_->options);
     std::error_code ec;
     std::filesystem::remove_all(impl_->dir, ec);
 }

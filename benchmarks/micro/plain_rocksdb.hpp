@@ -1,7 +1,8 @@
-// The plain RocksDB baseline: a hand-written Get+Put on a RocksDB opened with the options Kafka
-// Streams gives its stores (DESIGN.md §7: WAL off, no compression, 16 MiB memtables ×3, 50 MiB
-// block cache, 4 KiB blocks, Bloom filter). Kept out of the other files so only this one includes
-// RocksDB.
+// The plain RocksDB baseline: a hand-written Get+Put on a RocksDB opened with exactly the options
+// kstreams' RocksDB store opens with when the runner shares no memory config (lib/state's
+// rocksdb_shared::configure with Kafka Streams' per-store defaults: WAL off, no compression, 16 MiB
+// memtables ×3, 50 MiB block cache, 4 KiB blocks, Bloom filter, universal compaction). Kept out of
+// the other files so only this one includes RocksDB.
 #pragma once
 
 #include <memory>

@@ -55,6 +55,13 @@ void kv_in_memory(benchmark::State& s) {
     kv_get_put(s, dynamic_cast<kv_store&>(task.store("kv")));
 }
 
+void kv_rocksdb(benchmark::State& s) {
+    const topology t = store_owner(
+        stores::key_value_store_builder<key_t, value_t>(stores::persistent_key_value_store("kv")));
+    task_bench task(t, "in");
+    kv_get_put(s, dynamic_cast<kv_store&>(task.store("kv")));
+}
+
 void kv_baseline_unordered_map(benchmark::State& s) {
     const std::vector<key_t> keys = key_sequence();
     std::unordered_map<key_t, value_t> map;
@@ -103,12 +110,11 @@ private:
     kv_store* store_ = nullptr;
 };
 
-void count_processor_api_in_memory(benchmark::State& s) {
+void count_processor_api(benchmark::State& s, std::shared_ptr<const key_value_bytes_store_supplier> supplier) {
     topology t;
     t.add_source<key_t, value_t>("source", {"in"});
     t.add_processor("count", [] { return std::make_unique<count_processor>(); }, {"source"});
-    t.add_state_store(stores::key_value_store_builder<key_t, value_t>(stores::in_memory_key_value_store("counts")),
-                      {"count"});
+    t.add_state_store(stores::key_value_store_builder<key_t, value_t>(std::move(supplier)), {"count"});
     t.add_sink<key_t, value_t>("sink", "out", {"count"});
     const raw_records recs = int_records();
     task_bench task(t, "in");
@@ -134,9 +140,15 @@ const bool registered = [] {
     add_baseline("kv_get_put/baseline_unordered_map", kv_baseline_unordered_map);
     add_baseline("kv_get_put/baseline_rocksdb", kv_baseline_rocksdb);
     add_case("kv_get_put/in_memory", kv_in_memory, "kv_get_put/baseline_unordered_map,kv_get_put/baseline_rocksdb");
+    add_case("kv_get_put/rocksdb", kv_rocksdb, "kv_get_put/baseline_rocksdb", 1.3);
 
     add_baseline("count/baseline_unordered_map", count_baseline);
-    add_case("count/processor_api/in_memory", count_processor_api_in_memory, "count/baseline_unordered_map", 2);
+    add_case("count/processor_api/in_memory", [](benchmark::State& s) {
+        count_processor_api(s, stores::in_memory_key_value_store("counts"));
+    }, "count/baseline_unordered_map", 2);
+    add_case("count/processor_api/rocksdb", [](benchmark::State& s) {
+        count_processor_api(s, stores::persistent_key_value_store("counts"));
+    }, "count/baseline_unordered_map");
     return true;
 }();
 
