@@ -21,6 +21,13 @@ public:
     template <class Fire>
     bool maybe_punctuate(std::int64_t now, Fire&& fire);
     bool empty() const { return entries_.empty(); }
+    /// When the next schedule is due; INT64_MAX if none (the Kafka runtime sleeps until then).
+    std::int64_t next_due() const {
+        std::int64_t next = INT64_MAX;
+        for (const auto& e : entries_)
+            if (!*e.cancelled && e.due < next) next = e.due;
+        return next;
+    }
 
 private:
     struct entry {

@@ -58,6 +58,14 @@ public:
     void process(source_node& src, const raw_record& raw, std::int64_t timestamp);
     bool maybe_punctuate_stream_time();
     bool maybe_punctuate_wall_clock();
+    /// Wall-clock time of the next due punctuation; INT64_MAX if none.
+    std::int64_t next_wall_clock_punctuation() const { return wall_clock_punctuations_.next_due(); }
+    /// Whether any store of this task keeps its data on disk (so a checkpoint is worth writing).
+    bool has_persistent_stores() const {
+        for (const auto& [name, store] : stores_)
+            if (store->persistent()) return true;
+        return false;
+    }
     /// Flushes caches and stores (the first half of a commit).
     void flush();
     void close();

@@ -67,6 +67,9 @@ struct topology_model {
     std::vector<store_def> stores;
     std::vector<std::pair<std::string, std::vector<std::string>>> pending_connections;
     std::vector<internal_topic_def> repartition_topics;
+    /// Groups of source topics (as written; internal ones without prefix) that must have the same
+    /// partition count, e.g. the two sides of a join. Checked by the Kafka runtime at start.
+    std::vector<std::vector<std::string>> copartition_groups;
 };
 
 /// Readable name of a record type for messages; the mangled name is good enough to name it.

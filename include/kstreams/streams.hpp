@@ -1,0 +1,119 @@
+// The application: runs a topology on a Kafka cluster (or on the embedded cluster) with consumer
+// groups, stream threads, internal topics and at-least-once commits (Kafka Streams' KafkaStreams).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <kstreams/metrics.hpp>
+
+namespace kstreams {
+
+class topology;
+
+enum class processing_guarantee { at_least_once, exactly_once_v2 };
+
+/// What to do when a record cannot be written to Kafka (Kafka Streams' ProductionExceptionHandler).
+enum class production_error_policy { fail, log_and_continue };
+
+/// The application's configuration. Names follow StreamsConfig; every field has Kafka Streams'
+/// default unless noted.
+struct streams_config {
+    std::string application_id;  ///< required: consumer group id and prefix of internal topics
+    /// Empty or "embedded": start librdkafka's mock cluster in-process (see embedded_cluster.hpp).
+    std::string bootstrap_servers;
+    int num_stream_threads = 1;
+    std::chrono::milliseconds commit_interval{30000};
+    processing_guarantee guarantee = processing_guarantee::at_least_once;
+    std::filesystem::path state_dir = std::filesystem::temp_directory_path() / "kstreams";
+    std::size_t statestore_cache_max_bytes = 10 * 1024 * 1024;
+    /// How long a task waits for data on an empty partition that has none on the broker either;
+    /// -1 never waits. A partition with data known to be on the broker is always waited for.
+    std::chrono::milliseconds max_task_idle{0};
+    /// Records buffered per partition before the partition is paused.
+    std::size_t buffered_records_per_partition = 1000;
+    /// Replication factor of internal topics; -1 takes the broker's default.
+    std::int16_t replication_factor = -1;
+    /// Static membership (`group.instance.id`); empty = dynamic. With several stream threads each
+    /// thread's consumer uses `<id>-<thread index>`.
+    std::string group_instance_id;
+    bool log_and_continue_on_deserialization_error = false;
+    production_error_policy on_production_error = production_error_policy::fail;
+    /// Bound on start-up calls to the cluster (metadata, topic creation) and on restoration stalls.
+    std::chrono::milliseconds startup_timeout{30000};
+    /// Partitions of topics the app creates on the embedded cluster (sources and sinks it is
+    /// missing); internal topics follow their upstream as on a real cluster.
+    std::int32_t embedded_partitions = 1;
+
+    /// librdkafka settings passed through: `kafka` to every client, the others to one kind.
+    std::map<std::string, std::string> kafka;
+    std::map<std::string, std::string> consumer;
+    std::map<std::string, std::string> producer;
+    std::map<std::string, std::string> admin;
+
+    /// Reads Java-style properties: the StreamsConfig names above ("application.id",
+    /// "num.stream.threads", "commit.interval.ms", "processing.guarantee", "state.dir",
+    /// "statestore.cache.max.bytes", "max.task.idle.ms", "buffered.records.per.partition",
+    /// "replication.factor", "group.instance.id", ...); keys prefixed "consumer.", "producer." or
+    /// "admin." go to that client; any other key goes to every client. Throws
+    /// std::invalid_argument naming a key whose value is not valid.
+    static streams_config from_properties(const std::map<std::string, std::string>& props);
+};
+
+/// The application's state, as KafkaStreams.State.
+enum class streams_state { created, rebalancing, running, pending_shutdown, not_running, pending_error, error };
+
+const char* to_string(streams_state s) noexcept;
+
+/// What to do after a stream thread died of an exception (StreamsUncaughtExceptionHandler).
+enum class uncaught_exception_response { replace_thread, shutdown_client };
+
+class kafka_streams {
+public:
+    using state_listener = std::function<void(streams_state new_state, streams_state old_state)>;
+    using exception_handler = std::function<uncaught_exception_response(std::exception_ptr)>;
+
+    /// Validates the topology and the configuration; throws topology_error or
+    /// std::invalid_argument. The topology must outlive the application.
+    kafka_streams(const topology& t, streams_config config);
+    ~kafka_streams();
+    kafka_streams(const kafka_streams&) = delete;
+    kafka_streams& operator=(const kafka_streams&) = delete;
+
+    /// Checks the cluster (reachable, source topics exist and are co-partitioned), creates the
+    /// internal topics and starts the stream threads. On a failure the state becomes `error` and
+    /// a streams_error naming the broker or topic is thrown. Returns without waiting for the
+    /// first assignment; see wait_until().
+    void start();
+    /// Stops the stream threads: finishes in-flight work, commits, closes stores and writes
+    /// checkpoints. Returns false if the threads did not stop within `timeout`.
+    bool close(std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
+
+    streams_state state() const;
+    /// Waits until the state is `s` (true) or `timeout` passed or the app failed (false).
+    bool wait_until(streams_state s, std::chrono::milliseconds timeout) const;
+    /// Called on every state change, from the thread that caused it.
+    void set_state_listener(state_listener listener);
+    /// Called when a stream thread dies; without one, the client shuts down (Kafka Streams' default).
+    void set_uncaught_exception_handler(exception_handler handler);
+
+    /// The cluster the app talks to; for the embedded cluster, its generated address.
+    std::string bootstrap_servers() const;
+    /// Counters summed over all stream threads (a snapshot).
+    kstreams::metrics metrics() const;
+    /// The first error that stopped the app, or null.
+    std::exception_ptr error() const;
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+}  // namespace kstreams

@@ -1,0 +1,141 @@
+#include "lib/kafka/kafka_collector.hpp"
+
+#include <kstreams/error.hpp>
+
+#include "lib/core/log.hpp"
+
+namespace kstreams::kafka {
+
+kafka_collector::kafka_collector(std::map<std::string, std::string> settings, production_error_policy policy,
+                                 kstreams::metrics& metrics,
+                                 std::map<std::string, std::int32_t, std::less<>> partition_counts,
+                                 std::set<std::string, std::less<>> changelog_topics)
+    : policy_(policy), metrics_(metrics), partition_counts_(std::move(partition_counts)),
+      changelog_topics_(std::move(changelog_topics)) {
+    conf_ptr conf = make_conf(settings, "producer");
+    rd_kafka_conf_set_dr_msg_cb(conf.get(), &kafka_collector::on_delivery);
+    rd_kafka_conf_set_opaque(conf.get(), this);
+    producer_ = make_client(RD_KAFKA_PRODUCER, std::move(conf), "producer");
+}
+
+kafka_collector::~kafka_collector() {
+    for (auto& [name, e] : topics_) rd_kafka_topic_destroy(e.rkt);
+}
+
+kafka_collector::topic_entry& kafka_collector::entry(std::string_view topic) {
+    if (last_ && last_->name == topic) return *last_;
+    auto it = topics_.find(topic);
+    if (it == topics_.end()) {
+        topic_entry e;
+        e.name = std::string(topic);
+        e.rkt = rd_kafka_topic_new(producer_.get(), e.name.c_str(), nullptr);
+        if (!e.rkt) throw streams_error("could not open topic " + e.name + " for writing: " +
+                                        rd_kafka_err2str(rd_kafka_last_error()));
+        e.changelog = changelog_topics_.count(e.name) > 0;
+        it = topics_.emplace(e.name, std::move(e)).first;
+    }
+    last_ = &it->second;
+    return it->second;
+}
+
+void kafka_collector::send(std::string_view topic, std::optional<std::int32_t> partition,
+                           std::optional<std::string_view> key, std::optional<std::string_view> value,
+                           std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
+    topic_entry& e = entry(topic);
+    rd_kafka_headers_t* rh = nullptr;
+    if (!hdrs.empty()) {
+        rh = rd_kafka_headers_new(hdrs.size());
+        for (const auto& h : hdrs)
+            rd_kafka_header_add(rh, h.key.data(), static_cast<ssize_t>(h.key.size()),
+                                h.value ? h.value->data() : nullptr, h.value ? static_cast<ssize_t>(h.value->size()) : 0);
+    }
+    // librdkafka's V_ macros do not parenthesize their arguments: pass plain variables.
+    const std::int32_t part = partition ? *partition : RD_KAFKA_PARTITION_UA;
+    void* key_ptr = key ? const_cast<char*>(key->data()) : nullptr;
+    const std::size_t key_len = key ? key->size() : 0;
+    void* value_ptr = value ? const_cast<char*>(value->data()) : nullptr;
+    const std::size_t value_len = value ? value->size() : 0;
+    for (;;) {
+        const rd_kafka_resp_err_t err = rd_kafka_producev(
+            producer_.get(), RD_KAFKA_V_RKT(e.rkt), RD_KAFKA_V_PARTITION(part), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+            RD_KAFKA_V_KEY(key_ptr, key_len), RD_KAFKA_V_VALUE(value_ptr, value_len), RD_KAFKA_V_TIMESTAMP(timestamp),
+            RD_KAFKA_V_HEADERS(rh), RD_KAFKA_V_END);
+        if (!err) return;
+        if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+            // Backpressure: serve delivery reports until there is room.
+            rd_kafka_poll(producer_.get(), 10);
+            continue;
+        }
+        if (rh) rd_kafka_headers_destroy(rh);
+        const std::string msg = "could not send a record to topic " + std::string(topic) +
+                                (partition ? ", partition " + std::to_string(*partition) : std::string()) +
+                                " (sink " + std::string(sink_node) + "): " + rd_kafka_err2str(err);
+        if (policy_ == production_error_policy::fail) throw streams_error(msg);
+        ++metrics_.counter(metric::dropped_production_error);
+        KSTREAMS_LOG(warn, msg + "; dropped (log-and-continue)");
+        return;
+    }
+}
+
+std::int32_t kafka_collector::partition_count(std::string_view topic) {
+    if (auto it = partition_counts_.find(topic); it != partition_counts_.end()) return it->second;
+    const rd_kafka_metadata_t* md = nullptr;
+    rd_kafka_topic_t* rkt = entry(topic).rkt;
+    if (rd_kafka_resp_err_t err = rd_kafka_metadata(producer_.get(), 0, rkt, &md, 10000))
+        throw streams_error("could not get the partition count of topic " + std::string(topic) + ": " +
+                            rd_kafka_err2str(err));
+    std::int32_t n = md->topic_cnt == 1 && !md->topics[0].err ? md->topics[0].partition_cnt : 0;
+    rd_kafka_metadata_destroy(md);
+    if (n <= 0) throw streams_error("topic " + std::string(topic) + " does not exist");
+    partition_counts_.emplace(std::string(topic), n);
+    return n;
+}
+
+void kafka_collector::on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque) {
+    static_cast<kafka_collector*>(opaque)->delivered(msg);
+}
+
+void kafka_collector::delivered(const rd_kafka_message_t* msg) {
+    if (msg->err) {
+        const std::string what = std::string("could not write a record to ") +
+                                 describe_partition(rd_kafka_topic_name(msg->rkt), msg->partition) + ": " +
+                                 rd_kafka_err2str(msg->err);
+        if (policy_ == production_error_policy::fail) {
+            if (failure_.empty()) failure_ = what;
+        } else {
+            ++metrics_.counter(metric::dropped_production_error);
+            KSTREAMS_LOG(warn, what + "; dropped (log-and-continue)");
+        }
+        return;
+    }
+    // Only changelog offsets are needed (for checkpoints); the name lookup is skipped otherwise.
+    if (!changelog_topics_.empty()) {
+        const char* name = rd_kafka_topic_name(msg->rkt);
+        if (changelog_topics_.count(std::string_view(name))) {
+            auto& off = changelog_offsets_[{name, msg->partition}];
+            if (msg->offset > off) off = msg->offset;
+        }
+    }
+}
+
+void kafka_collector::check_failed() {
+    if (!failure_.empty()) {
+        std::string f = std::move(failure_);
+        failure_.clear();
+        throw streams_error(f);
+    }
+}
+
+void kafka_collector::poll() {
+    rd_kafka_poll(producer_.get(), 0);
+    check_failed();
+}
+
+void kafka_collector::flush(std::chrono::milliseconds timeout) {
+    const rd_kafka_resp_err_t err = rd_kafka_flush(producer_.get(), static_cast<int>(timeout.count()));
+    check_failed();
+    if (err) throw streams_error(std::string("the producer could not deliver its records within ") +
+                                 std::to_string(timeout.count()) + " ms: " + rd_kafka_err2str(err));
+}
+
+}  // namespace kstreams::kafka

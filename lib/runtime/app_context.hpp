@@ -1,0 +1,30 @@
+// What the app shares with its stream threads: the topology, the resolved topics and the client
+// settings. Read-only once the threads run, except the callbacks (thread-safe on the app side).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include <kstreams/detail/topology_model.hpp>
+#include <kstreams/streams.hpp>
+
+#include "lib/core/topology_groups.hpp"
+#include "lib/runtime/topic_plan.hpp"
+
+namespace kstreams::detail {
+
+struct app_context {
+    const topology_model* model = nullptr;
+    const topology_groups* groups = nullptr;
+    streams_config config;
+    topic_plan plan;
+    bool embedded = false;
+    std::map<std::string, std::string> consumer_settings;
+    std::map<std::string, std::string> producer_settings;
+    std::map<std::string, std::string> restore_settings;
+    /// A thread entered (true) or left (false) a rebalance.
+    std::function<void(int thread, bool rebalancing)> on_rebalance;
+};
+
+}  // namespace kstreams::detail

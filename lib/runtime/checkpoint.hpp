@@ -1,0 +1,21 @@
+// A task's checkpoint file: the last changelog offset its persistent stores hold (Kafka Streams'
+// OffsetCheckpoint format, "0\n<count>\n<topic> <partition> <offset>\n...").
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace kstreams::detail {
+
+using checkpoint_offsets = std::map<std::pair<std::string, std::int32_t>, std::int64_t>;
+
+/// Reads `<dir>/.checkpoint`; empty if there is none. A corrupt file is ignored (logged): the stores
+/// are then restored from the beginning of their changelogs.
+checkpoint_offsets read_checkpoint(const std::filesystem::path& dir);
+/// Writes atomically (a temporary file renamed over the old one).
+void write_checkpoint(const std::filesystem::path& dir, const checkpoint_offsets& offsets);
+
+}  // namespace kstreams::detail

@@ -1,0 +1,316 @@
+#include <kstreams/streams.hpp>
+
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+
+#include <kstreams/embedded_cluster.hpp>
+#include <kstreams/error.hpp>
+#include <kstreams/topology.hpp>
+
+#include "lib/core/log.hpp"
+#include "lib/kafka/topic_admin.hpp"
+#include "lib/runtime/app_context.hpp"
+#include "lib/runtime/stream_thread.hpp"
+
+namespace kstreams {
+
+namespace {
+
+std::map<std::string, std::string> merged(std::map<std::string, std::string> base,
+                                          const std::map<std::string, std::string>& over) {
+    for (const auto& [k, v] : over) base[k] = v;
+    return base;
+}
+
+bool is_embedded(const std::string& bootstrap) { return bootstrap.empty() || bootstrap == "embedded"; }
+
+}  // namespace
+
+struct kafka_streams::impl {
+    const topology& topo;
+    std::unique_ptr<embedded_cluster> own_cluster;  // destroyed after the threads
+    detail::topology_groups groups;
+    detail::app_context ctx;
+    std::string bootstrap;
+
+    mutable std::mutex mutex;
+    mutable std::condition_variable changed;
+    streams_state state = streams_state::created;
+    std::set<int> rebalancing;
+    std::exception_ptr first_error;
+    std::mutex listener_mutex;
+    state_listener listener;
+    exception_handler handler;
+    std::vector<std::unique_ptr<detail::stream_thread>> threads;
+    std::vector<std::unique_ptr<detail::stream_thread>> retired;
+    int live_threads = 0;
+
+    impl(const topology& t, streams_config config) : topo(t), groups(detail::group_topology(t.model())) {
+        if (config.application_id.empty()) throw std::invalid_argument("streams config: application.id is required");
+        if (config.num_stream_threads < 1)
+            throw std::invalid_argument("streams config: num.stream.threads must be at least 1");
+        if (config.guarantee == processing_guarantee::exactly_once_v2)
+            throw std::invalid_argument(
+                "streams config: processing.guarantee=exactly_once_v2 is not supported yet; use at_least_once");
+        if (config.commit_interval.count() < 0)
+            throw std::invalid_argument("streams config: commit.interval.ms must not be negative");
+        ctx.model = &t.model();
+        ctx.groups = &groups;
+        ctx.config = std::move(config);
+        ctx.on_rebalance = [this](int thread, bool on) { thread_rebalancing(thread, on); };
+    }
+
+    /// Moves to `next` and tells the listener; transitions out of a final state are ignored.
+    void set_state(streams_state next) {
+        streams_state old;
+        {
+            std::lock_guard lock(mutex);
+            old = state;
+            if (old == next || old == streams_state::not_running || old == streams_state::error) return;
+            if (old == streams_state::pending_shutdown && next != streams_state::not_running) return;
+            if (old == streams_state::pending_error && next != streams_state::error) return;
+            state = next;
+        }
+        changed.notify_all();
+        KSTREAMS_LOG(info, "stream-client " + ctx.config.application_id + ": state " + to_string(old) + " -> " +
+                               to_string(next));
+        std::lock_guard lock(listener_mutex);
+        if (listener) listener(next, old);
+    }
+
+    void thread_rebalancing(int thread, bool on) {
+        streams_state next;
+        {
+            std::lock_guard lock(mutex);
+            if (on) rebalancing.insert(thread);
+            else rebalancing.erase(thread);
+            if (state != streams_state::rebalancing && state != streams_state::running) return;
+            next = rebalancing.empty() ? streams_state::running : streams_state::rebalancing;
+        }
+        set_state(next);
+    }
+
+    void fail(std::exception_ptr e) {
+        {
+            std::lock_guard lock(mutex);
+            if (!first_error) first_error = e;
+        }
+        set_state(streams_state::pending_error);
+    }
+
+    std::map<std::string, std::string> common_settings() const {
+        auto s = ctx.config.kafka;
+        s["bootstrap.servers"] = bootstrap;
+        return s;
+    }
+
+    void start_thread(int index) {
+        auto t = std::make_unique<detail::stream_thread>(
+            ctx, index, [this](detail::stream_thread& th, std::exception_ptr e) { thread_exited(th, e); });
+        {
+            std::lock_guard lock(mutex);
+            rebalancing.insert(index);
+            ++live_threads;
+        }
+        t->start();
+        std::lock_guard lock(mutex);
+        threads.push_back(std::move(t));
+    }
+
+    /// Runs on the exiting thread.
+    void thread_exited(detail::stream_thread& th, std::exception_ptr e) {
+        uncaught_exception_response response = uncaught_exception_response::shutdown_client;
+        bool stopping;
+        {
+            std::lock_guard lock(mutex);
+            --live_threads;
+            rebalancing.erase(th.index());
+            stopping = state == streams_state::pending_shutdown || state == streams_state::not_running ||
+                       state == streams_state::pending_error || state == streams_state::error;
+        }
+        if (e && !stopping) {
+            if (handler) {
+                try {
+                    response = handler(e);
+                } catch (...) {
+                    response = uncaught_exception_response::shutdown_client;
+                }
+            }
+            if (response == uncaught_exception_response::replace_thread) {
+                KSTREAMS_LOG(warn, "stream-client " + ctx.config.application_id + ": replacing stream thread " +
+                                       std::to_string(th.index() + 1));
+                {
+                    std::lock_guard lock(mutex);
+                    for (auto it = threads.begin(); it != threads.end(); ++it)
+                        if (it->get() == &th) {
+                            retired.push_back(std::move(*it));
+                            threads.erase(it);
+                            break;
+                        }
+                }
+                start_thread(th.index());
+                return;
+            }
+            fail(e);
+            std::lock_guard lock(mutex);
+            for (auto& t : threads)
+                if (t.get() != &th) t->request_stop();
+        } else if (e) {
+            std::lock_guard lock(mutex);
+            if (!first_error) first_error = e;
+        }
+        bool last;
+        {
+            std::lock_guard lock(mutex);
+            last = live_threads == 0 && state == streams_state::pending_error;
+        }
+        if (last) set_state(streams_state::error);
+    }
+
+    void start() {
+        {
+            std::lock_guard lock(mutex);
+            if (state != streams_state::created)
+                throw std::logic_error("kafka_streams::start() may be called only once, in state CREATED");
+        }
+        try {
+            const auto& cfg = ctx.config;
+            embedded_cluster* cluster = nullptr;
+            if (is_embedded(cfg.bootstrap_servers)) {
+                own_cluster = std::make_unique<embedded_cluster>(1);
+                cluster = own_cluster.get();
+                bootstrap = cluster->bootstrap_servers();
+            } else {
+                bootstrap = cfg.bootstrap_servers;
+                cluster = embedded_cluster::find(bootstrap);
+            }
+            ctx.embedded = cluster != nullptr;
+            const auto common = common_settings();
+            ctx.consumer_settings = merged(merged({{"partition.assignment.strategy", "range"},
+                                                   {"auto.offset.reset", "earliest"},
+                                                   {"isolation.level", "read_uncommitted"},
+                                                   {"max.poll.interval.ms", "300000"}},
+                                                  common),
+                                           cfg.consumer);
+            ctx.consumer_settings["group.id"] = cfg.application_id;
+            ctx.consumer_settings["enable.auto.commit"] = "false";
+            ctx.consumer_settings["enable.auto.offset.store"] = "false";
+            ctx.consumer_settings["partition.assignment.strategy"] = "range";
+            ctx.restore_settings = merged(common, cfg.consumer);
+            ctx.restore_settings.erase("group.instance.id");
+            ctx.restore_settings["group.id"] = cfg.application_id + "-restore";
+            ctx.restore_settings["enable.auto.commit"] = "false";
+            ctx.restore_settings["enable.partition.eof"] = "true";
+            ctx.restore_settings["auto.offset.reset"] = "earliest";
+            ctx.producer_settings = merged(merged({{"partitioner", "murmur2_random"},
+                                                   {"enable.idempotence", "true"},
+                                                   {"linger.ms", "100"}},
+                                                  common),
+                                           cfg.producer);
+            kafka::topic_admin admin(merged(common, cfg.admin), cfg.startup_timeout, cluster);
+            ctx.plan = detail::plan_topics(topo.model(), groups, admin,
+                                           {cfg.application_id, cfg.replication_factor, own_cluster != nullptr,
+                                            cfg.embedded_partitions});
+        } catch (...) {
+            auto e = std::current_exception();
+            fail(e);
+            set_state(streams_state::error);
+            try {
+                std::rethrow_exception(e);
+            } catch (const std::exception& ex) {
+                KSTREAMS_LOG(error, "stream-client " + ctx.config.application_id + ": " + ex.what());
+            }
+            throw;
+        }
+        set_state(streams_state::rebalancing);
+        for (int i = 0; i < ctx.config.num_stream_threads; ++i) start_thread(i);
+    }
+
+    bool close(std::chrono::milliseconds timeout) {
+        {
+            std::unique_lock lock(mutex);
+            if (state == streams_state::not_running) return true;
+        }
+        set_state(streams_state::pending_shutdown);
+        std::vector<detail::stream_thread*> all;
+        {
+            std::lock_guard lock(mutex);
+            for (auto& t : threads) all.push_back(t.get());
+            for (auto& t : retired) all.push_back(t.get());
+        }
+        for (auto* t : all) t->request_stop();
+        const auto now = std::chrono::steady_clock::now();
+        const auto deadline = timeout >= std::chrono::hours(24 * 365) ? std::chrono::steady_clock::time_point::max()
+                                                                       : now + timeout;
+        bool ok = true;
+        for (auto* t : all) ok = t->join_until(deadline) && ok;
+        if (ok) set_state(streams_state::not_running);
+        return ok;
+    }
+};
+
+kafka_streams::kafka_streams(const topology& t, streams_config config)
+    : impl_(std::make_unique<impl>(t, std::move(config))) {}
+
+kafka_streams::~kafka_streams() {
+    try {
+        impl_->close(std::chrono::milliseconds::max());
+    } catch (const std::exception& e) {
+        KSTREAMS_LOG(error, std::string("closing the streams app: ") + e.what());
+    }
+    // Threads are joined by their destructors before the embedded cluster goes.
+    impl_->threads.clear();
+    impl_->retired.clear();
+}
+
+void kafka_streams::start() { impl_->start(); }
+bool kafka_streams::close(std::chrono::milliseconds timeout) { return impl_->close(timeout); }
+
+streams_state kafka_streams::state() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->state;
+}
+
+bool kafka_streams::wait_until(streams_state s, std::chrono::milliseconds timeout) const {
+    std::unique_lock lock(impl_->mutex);
+    impl_->changed.wait_for(lock, timeout, [&] {
+        return impl_->state == s || impl_->state == streams_state::error ||
+               impl_->state == streams_state::not_running;
+    });
+    return impl_->state == s;
+}
+
+void kafka_streams::set_state_listener(state_listener listener) {
+    std::lock_guard lock(impl_->listener_mutex);
+    impl_->listener = std::move(listener);
+}
+
+void kafka_streams::set_uncaught_exception_handler(exception_handler handler) {
+    std::lock_guard lock(impl_->mutex);
+    impl_->handler = std::move(handler);
+}
+
+std::string kafka_streams::bootstrap_servers() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->bootstrap;
+}
+
+kstreams::metrics kafka_streams::metrics() const {
+    kstreams::metrics sum;
+    std::lock_guard lock(impl_->mutex);
+    for (const auto* list : {&impl_->threads, &impl_->retired})
+        for (const auto& t : *list) {
+            const kstreams::metrics m = t->metrics();
+            for (const auto& [name, value] : m.all()) sum.counter(name) += value;
+        }
+    return sum;
+}
+
+std::exception_ptr kafka_streams::error() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->first_error;
+}
+
+}  // namespace kstreams

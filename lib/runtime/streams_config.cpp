@@ -1,0 +1,64 @@
+#include <kstreams/streams.hpp>
+
+#include <charconv>
+#include <stdexcept>
+
+namespace kstreams {
+
+namespace {
+template <class T>
+T parse_number(const std::string& key, const std::string& value) {
+    T out{};
+    auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
+    if (ec != std::errc{} || ptr != value.data() + value.size())
+        throw std::invalid_argument("streams config: " + key + "=" + value + " is not a valid number");
+    return out;
+}
+}  // namespace
+
+streams_config streams_config::from_properties(const std::map<std::string, std::string>& props) {
+    streams_config c;
+    for (const auto& [key, value] : props) {
+        if (key == "application.id") c.application_id = value;
+        else if (key == "bootstrap.servers") c.bootstrap_servers = value;
+        else if (key == "num.stream.threads") c.num_stream_threads = parse_number<int>(key, value);
+        else if (key == "commit.interval.ms") c.commit_interval = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
+        else if (key == "processing.guarantee") {
+            if (value == "at_least_once") c.guarantee = processing_guarantee::at_least_once;
+            else if (value == "exactly_once_v2") c.guarantee = processing_guarantee::exactly_once_v2;
+            else throw std::invalid_argument("streams config: processing.guarantee=" + value +
+                                             " is not one of at_least_once, exactly_once_v2");
+        } else if (key == "state.dir") c.state_dir = value;
+        else if (key == "statestore.cache.max.bytes" || key == "cache.max.bytes.buffering")
+            c.statestore_cache_max_bytes = parse_number<std::size_t>(key, value);
+        else if (key == "max.task.idle.ms") c.max_task_idle = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
+        else if (key == "buffered.records.per.partition") c.buffered_records_per_partition = parse_number<std::size_t>(key, value);
+        else if (key == "replication.factor") c.replication_factor = parse_number<std::int16_t>(key, value);
+        else if (key == "group.instance.id") c.group_instance_id = value;
+        else if (key == "default.deserialization.exception.handler")
+            c.log_and_continue_on_deserialization_error = value.find("LogAndContinue") != std::string::npos;
+        else if (key == "default.production.exception.handler")
+            c.on_production_error = value.find("Continue") != std::string::npos ? production_error_policy::log_and_continue
+                                                                                   : production_error_policy::fail;
+        else if (key.rfind("consumer.", 0) == 0) c.consumer[key.substr(9)] = value;
+        else if (key.rfind("producer.", 0) == 0) c.producer[key.substr(9)] = value;
+        else if (key.rfind("admin.", 0) == 0) c.admin[key.substr(6)] = value;
+        else c.kafka[key] = value;
+    }
+    return c;
+}
+
+const char* to_string(streams_state s) noexcept {
+    switch (s) {
+        case streams_state::created: return "CREATED";
+        case streams_state::rebalancing: return "REBALANCING";
+        case streams_state::running: return "RUNNING";
+        case streams_state::pending_shutdown: return "PENDING_SHUTDOWN";
+        case streams_state::not_running: return "NOT_RUNNING";
+        case streams_state::pending_error: return "PENDING_ERROR";
+        case streams_state::error: return "ERROR";
+    }
+    return "?";
+}
+
+}  // namespace kstreams

@@ -1,0 +1,132 @@
+// The Kafka runtime on the embedded (mock) cluster: no broker needed.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include <kstreams/embedded_cluster.hpp>
+#include <kstreams/error.hpp>
+#include <kstreams/streams.hpp>
+#include <kstreams/test/topic_client.hpp>
+
+#include "tests/support/await_records.hpp"
+#include "tests/support/word_count_topology.hpp"
+
+using namespace kstreams;
+using namespace std::chrono_literals;
+
+namespace {
+
+streams_config embedded_config(const std::string& app) {
+    streams_config c;
+    c.application_id = app;
+    c.bootstrap_servers = "embedded";
+    c.commit_interval = 200ms;
+    c.state_dir = std::filesystem::temp_directory_path() / ("kstreams-rt-test-" + std::to_string(::getpid()));
+    c.consumer["session.timeout.ms"] = "6000";
+    c.kafka["log_level"] = "3";
+    return c;
+}
+
+std::map<std::string, std::int64_t> last_counts(const std::vector<test::consumed_record>& recs) {
+    std::map<std::string, std::int64_t> out;
+    for (const auto& r : recs) out[*r.key] = r.value_as<std::int64_t>();
+    return out;
+}
+
+}  // namespace
+
+CO_TEST_CASE("word count runs on the embedded cluster, and the state listener sees the whole life cycle") {
+    auto topo = test::word_count_topology("text-lines", "word-counts");
+    kafka_streams app(topo, embedded_config("wc-embedded"));
+    std::mutex m;
+    std::vector<streams_state> seen;
+    app.set_state_listener([&](streams_state now, streams_state) {
+        std::lock_guard lock(m);
+        seen.push_back(now);
+    });
+    CHECK(app.state() == streams_state::created);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+
+    test::topic_writer writer(app.bootstrap_servers());
+    for (const char* line : {"all streams lead to kafka", "hello kafka streams", "join kafka summit"})
+        writer.send("text-lines", std::nullopt, std::string(line));
+    writer.flush();
+
+    test::topic_reader reader(app.bootstrap_servers(), {"word-counts"});
+    auto recs = co_await test::next_records(reader, 11, 30s);
+    auto counts = last_counts(recs);
+    CHECK(counts["kafka"] == 3);
+    CHECK(counts["streams"] == 2);
+    CHECK(counts["all"] == 1);
+    CHECK(counts["summit"] == 1);
+    CHECK(app.metrics().value("records-processed") >= 0);
+
+    CHECK(app.close(30s));
+    CHECK(app.state() == streams_state::not_running);
+    std::lock_guard lock(m);
+    REQUIRE(seen.size() >= 4);
+    CHECK(seen.front() == streams_state::rebalancing);
+    CHECK(std::find(seen.begin(), seen.end(), streams_state::running) != seen.end());
+    CHECK(seen[seen.size() - 2] == streams_state::pending_shutdown);
+    CHECK(seen.back() == streams_state::not_running);
+}
+
+TEST_CASE("an unreachable broker is a clear error and the error state, not a hang") {
+    auto topo = test::word_count_topology("in", "out");
+    auto cfg = embedded_config("unreachable");
+    cfg.bootstrap_servers = "127.0.0.1:1";
+    cfg.startup_timeout = 2s;
+    kafka_streams app(topo, cfg);
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK_THROWS_WITH_AS(app.start(), doctest::Contains("127.0.0.1:1"), streams_error);
+    CHECK(std::chrono::steady_clock::now() - t0 < 15s);
+    CHECK(app.state() == streams_state::error);
+    CHECK(app.error() != nullptr);
+}
+
+TEST_CASE("a missing source topic is a clear error naming it") {
+    embedded_cluster cluster;
+    auto topo = test::word_count_topology("no-such-topic", "out");
+    auto cfg = embedded_config("missing-source");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    kafka_streams app(topo, cfg);
+    CHECK_THROWS_WITH_AS(app.start(), doctest::Contains("source topic no-such-topic"), streams_error);
+    CHECK(app.state() == streams_state::error);
+}
+
+TEST_CASE("an internal topic with the wrong partition count is a clear error naming it") {
+    embedded_cluster cluster;
+    cluster.create_topic("lines-in", 2);
+    cluster.create_topic("bad-parts-counts-changelog", 3);
+    auto topo = test::word_count_topology("lines-in", "out");
+    auto cfg = embedded_config("bad-parts");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    kafka_streams app(topo, cfg);
+    CHECK_THROWS_WITH_AS(app.start(), doctest::Contains("bad-parts-counts-changelog exists with 3 partitions"),
+                         streams_error);
+    CHECK(app.state() == streams_state::error);
+}
+
+TEST_CASE("exactly_once_v2 is refused clearly until it is supported") {
+    auto topo = test::word_count_topology("in", "out");
+    auto cfg = embedded_config("eos");
+    cfg.guarantee = processing_guarantee::exactly_once_v2;
+    CHECK_THROWS_WITH_AS(kafka_streams(topo, cfg), doctest::Contains("exactly_once_v2"), std::invalid_argument);
+}
+
+TEST_CASE("streams_config reads Java-style properties") {
+    auto c = streams_config::from_properties({{"application.id", "a"},
+                                              {"num.stream.threads", "3"},
+                                              {"commit.interval.ms", "100"},
+                                              {"consumer.fetch.wait.max.ms", "10"},
+                                              {"linger.ms", "7"}});
+    CHECK(c.application_id == "a");
+    CHECK(c.num_stream_threads == 3);
+    CHECK(c.commit_interval == 100ms);
+    CHECK(c.consumer.at("fetch.wait.max.ms") == "10");
+    CHECK(c.kafka.at("linger.ms") == "7");
+    CHECK_THROWS_AS(streams_config::from_properties({{"num.stream.threads", "x"}}), std::invalid_argument);
+}
