@@ -37,7 +37,7 @@ std::map<std::string, std::int64_t> last_counts(const std::vector<test::consumed
 
 }  // namespace
 
-CO_TEST_CASE("word count runs on the embedded cluster, and the state listener sees the whole life cycle") {
+KSTREAMS_CO_TEST_CASE("word count runs on the embedded cluster, and the state listener sees the whole life cycle") {
     auto topo = test::word_count_topology("text-lines", "word-counts");
     kafka_streams app(topo, embedded_config("wc-embedded"));
     std::mutex m;

@@ -17,7 +17,7 @@
 #include <kstreams/error.hpp>
 #include <kstreams/test/topic_client.hpp>
 
-#include "tests/support/coro_test.hpp"
+#include <kstreams/test/coroutine_test.hpp>
 
 namespace kstreams::test {
 
