@@ -6,7 +6,8 @@
 //   into the parent's successor TreeSet, and the node's sub-tree size is added to the parent and,
 //   recursively, to the parent's predecessors connected so far;
 // - both TreeSets compare by sub-tree size (bigger first), then name, with the sizes of the moment;
-// - nodes are listed by final size, then name; stores and source topics print as HashSets.
+// - nodes are listed by final size, then name; stores and source topics print as HashSets
+//   copied from a collection (new HashSet<>(c)).
 #include "lib/core/topology_describe.hpp"
 
 #include <sstream>
@@ -101,7 +102,7 @@ topology_description describe_topology(const topology_model& m, const topology_g
                     break;
                 case node_kind::processor:
                     out << "Processor: " << n.name << " (stores: "
-                        << join_list(java::hash_set_order(groups.node_stores[idx])) << ")\n"
+                        << join_list(java::hash_set_order(groups.node_stores[idx], true)) << ")\n"
                         << "      --> " << names(d.successors.at(idx)) << "\n"
                         << "      <-- " << names(d.predecessors.at(idx));
                     break;

@@ -3,6 +3,9 @@
 // under the same node and store names as the DSL generates there.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <limits>
+
 #include <kstreams/state/stores.hpp>
 #include <kstreams/topology.hpp>
 
@@ -210,4 +213,45 @@ TEST_CASE("describe: processors sharing a store with two stores list them in Has
         .add_state_store(store("store-b"), {"p"})
         .add_state_store(store("store-a"), {"p"});
     CHECK(t.describe().to_string().find("Processor: p (stores: [store-a, store-b])") != std::string::npos);
+}
+
+// The Java collection emulation describe() relies on (a private header of the library).
+#include "lib/core/java_order.hpp"
+
+TEST_CASE("java::string_hash is String.hashCode over UTF-16") {
+    using kstreams::detail::java::string_hash;
+    CHECK(string_hash("") == 0);
+    CHECK(string_hash("ab") == 97 * 31 + 98);
+    CHECK(string_hash("hello") == 99162322);
+    CHECK(string_hash("\xC3\xA9") == 0xE9);                        // é is one UTF-16 unit
+    CHECK(string_hash("\xF0\x9F\x98\x80") == 0xD83D * 31 + 0xDE00);  // U+1F600 is a surrogate pair
+    CHECK(string_hash("polygenelubricants") == std::numeric_limits<std::int32_t>::min());  // overflow wraps
+}
+
+TEST_CASE("java::hash_set_order: bucket order, insertion order within a bucket, tables that grow") {
+    using kstreams::detail::java::hash_set_order;
+    // Single characters hash to themselves: buckets 'a'&15=1, 'b'=2, 'q'=1 (113&15), so q joins a.
+    CHECK(hash_set_order({"b", "q", "a"}) == std::vector<std::string>{"q", "a", "b"});
+    CHECK(hash_set_order({"b", "a", "q"}) == std::vector<std::string>{"a", "q", "b"});
+    CHECK(hash_set_order({"a", "a", "b"}) == std::vector<std::string>{"a", "b"});
+    // 13 entries grow the table to 32 buckets: 'a' (97&31=1) and 'q' (113&31=17) part ways.
+    std::vector<std::string> many;
+    for (char c = 'a'; c <= 'm'; ++c) many.emplace_back(1, c);
+    many.emplace_back("q");
+    const auto order = hash_set_order(many);
+    CHECK(order.front() == "a");
+    CHECK(std::find(order.begin(), order.end(), "q") > std::find(order.begin(), order.end(), "m"));
+}
+
+TEST_CASE("java::tree_set orders by the comparator of the moment, like a TreeSet whose keys changed") {
+    std::vector<int> key{5, 3, 8, 1, 4};
+    kstreams::detail::java::tree_set s([&](std::size_t a, std::size_t b) { return key[a] - key[b]; });
+    for (std::size_t i = 0; i < key.size(); ++i) s.insert(i);
+    CHECK(s.in_order() == std::vector<std::size_t>{3, 1, 4, 0, 2});
+    key[3] = 100;  // a key changes after insertion: the tree keeps its place
+    s.insert(3);   // and re-adding finds a different path, so it is not seen as present
+    const auto order = s.in_order();
+    CHECK(order.size() == 6);
+    CHECK(order.front() == 3);
+    CHECK(order.back() == 3);
 }
