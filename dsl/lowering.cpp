@@ -1,0 +1,111 @@
+// Lowering: the DSL's logical graph -> a topology, in one pass over the nodes in the order the DSL
+// calls made them (Kafka Streams' build priority). Repartition topics are written where a node asks
+// for one; key-based consumers of the same upstream node share it.
+#include <map>
+#include <tuple>
+
+#include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/error.hpp>
+#include <kstreams/topology.hpp>
+
+namespace kstreams::dsl_detail {
+
+namespace {
+
+using kstreams::detail::node_def;
+using kstreams::detail::node_kind;
+
+/// Writes (filter ->) sink -> source for a repartition and returns the source's name.
+std::string write_repartition(topology& t, const repartition_spec& s, const std::string& parent) {
+    std::string upstream = parent;
+    if (!s.filter_name.empty()) {
+        node_def f;
+        f.kind = node_kind::processor;
+        f.name = s.filter_name;
+        f.parents = {upstream};
+        f.in_type = f.out_type = s.record_type;
+        f.make = s.make_filter;
+        t.add_node(std::move(f));
+        upstream = s.filter_name;
+    }
+    node_def sink;
+    sink.kind = node_kind::sink;
+    sink.name = s.sink_name;
+    sink.parents = {upstream};
+    sink.in_type = s.record_type;
+    sink.topic = s.topic;
+    sink.internal_topic = true;
+    sink.make = [make = s.make_sink, n = s.sink_name, topic = s.topic] { return make(n, topic); };
+    t.add_node(std::move(sink));
+
+    node_def src;
+    src.kind = node_kind::source;
+    src.name = s.source_name;
+    src.topics = {s.topic};
+    src.out_type = s.record_type;
+    src.internal_topic = true;
+    src.make = [make = s.make_source, n = s.source_name] { return make(n); };
+    t.add_node(std::move(src));
+
+    t.mutable_model().repartition_topics.push_back({s.topic, s.partitions});
+    return s.source_name;
+}
+
+}  // namespace
+
+topology builder_state::build() const {
+    topology t;
+    // (upstream node, record type) -> source of the repartition topic already written for it
+    std::map<std::tuple<std::size_t, std::type_index, std::string>, std::string> shared;
+    for (const graph_node& g : nodes_) {
+        node_def d;
+        d.kind = g.kind;
+        d.name = g.name;
+        d.in_type = g.in_type;
+        d.out_type = g.out_type;
+        d.make = g.make;
+        d.stores = g.connected_stores;
+        for (std::size_t p : g.parents) d.parents.push_back(nodes_.at(p).name);
+        if (g.repartition && g.kind == node_kind::source) {
+            // An explicit repartition(): the node is the topic's source.
+            write_repartition(t, *g.repartition, d.parents.front());
+            continue;
+        }
+        if (g.repartition) {
+            const repartition_spec& s = *g.repartition;
+            if (g.parents.size() != 1)
+                throw topology_error("DSL node " + g.name + " needs a repartition but has " +
+                                     std::to_string(g.parents.size()) + " parents");
+            const std::tuple<std::size_t, std::type_index, std::string> key{g.parents.front(), s.record_type, s.share_key};
+            std::string source;
+            if (auto it = shared.find(key); s.shareable && it != shared.end()) {
+                source = it->second;
+            } else {
+                source = write_repartition(t, s, d.parents.front());
+                if (s.shareable) shared.emplace(key, source);
+            }
+            d.parents = {source};
+        }
+        switch (g.kind) {
+            case node_kind::source:
+                d.topics = g.topics;
+                d.pattern = g.pattern;
+                d.extractor = g.extractor;
+                d.reset = g.reset;
+                break;
+            case node_kind::sink:
+                d.topic = g.topic;
+                break;
+            case node_kind::processor:
+                break;
+        }
+        t.add_node(std::move(d));
+        if (!g.store_if || g.store_if())
+            for (const auto& b : g.stores) t.add_state_store(b, {g.name});
+    }
+    for (const auto& b : user_stores_) t.add_state_store(b, {});
+    t.validate();
+    return t;
+}
+
+}  // namespace kstreams::dsl_detail

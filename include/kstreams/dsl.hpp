@@ -1,0 +1,4 @@
+// The KStream/KTable DSL: streams_builder, kstream, ktable, groupings and their options.
+#pragma once
+
+#include <kstreams/dsl/streams_builder.hpp>

@@ -1,0 +1,147 @@
+// The DSL's logical graph. Each DSL call appends one node (names are allocated then, as Kafka
+// Streams allocates them); streams_builder::build() lowers the graph in one pass into a topology
+// (dsl/lowering.cpp): repartition topics where a key-changing operation meets a key-based one,
+// stores, and the node definitions the runtime instantiates.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <typeindex>
+#include <vector>
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/detail/topology_model.hpp>
+#include <kstreams/state/state_store.hpp>
+
+namespace kstreams {
+class topology;
+class key_value_bytes_store_supplier;
+}
+
+namespace kstreams::dsl_detail {
+
+using make_node_fn = std::function<std::unique_ptr<kstreams::detail::node>()>;
+
+/// A repartition topic between a node's first parent and the node: (filter ->) sink -> topic -> source.
+struct repartition_spec {
+    std::string topic;             ///< without the application.id prefix, ends in -repartition
+    std::string sink_name;
+    std::string filter_name;       ///< empty: no filter node
+    std::string source_name;
+    std::optional<std::int32_t> partitions;
+    std::type_index record_type = typeid(void);  ///< what flows through it
+    make_node_fn make_filter;      ///< from make_filter(name) etc. at build time
+    std::function<std::unique_ptr<kstreams::detail::node>(const std::string& name, const std::string& topic)> make_sink;
+    std::function<std::unique_ptr<kstreams::detail::node>(const std::string& name)> make_source;
+    /// Key-based consumers of the same upstream node share one topic (the first one's).
+    bool shareable = false;
+    std::string share_key;  ///< the grouping's own name: differently named groupings never share
+};
+
+/// What a table node knows about the tables around it (read when the topology is built).
+struct table_info {
+    bool send_old_values = false;  ///< a downstream operator needs change::old_value
+    bool materialized = false;     ///< keeps a store (queryable, or needed downstream)
+    bool has_own_store = false;    ///< an aggregation: old values come from its own store
+    std::optional<std::size_t> parent_table;  ///< the table node upstream, if any
+};
+
+struct graph_node {
+    kstreams::detail::node_kind kind = kstreams::detail::node_kind::processor;
+    std::string name;
+    std::vector<std::size_t> parents;
+    std::type_index in_type = typeid(void);
+    std::type_index out_type = typeid(void);
+    make_node_fn make;
+
+    /// Stores this node owns; added only when `store_if` (if set) says so at build time.
+    std::vector<std::shared_ptr<const store_builder>> stores;
+    std::function<bool()> store_if;
+    /// Names of stores (the user's) this node is connected to.
+    std::vector<std::string> connected_stores;
+
+    // sources
+    std::vector<std::string> topics;
+    std::optional<std::string> pattern;
+    timestamp_extractor extractor;
+    offset_reset reset = offset_reset::none;
+    // sinks; empty = chosen per record
+    std::string topic;
+
+    std::optional<repartition_spec> repartition;
+    std::shared_ptr<table_info> table;
+};
+
+/// The graph a streams_builder and all its handles share.
+class builder_state {
+public:
+    /// `prefix` + 10-digit index, e.g. KSTREAM-FILTER-0000000003 (one index per call).
+    std::string new_processor_name(std::string_view prefix);
+    /// `prefix` + STATE-STORE- + 10-digit index (shares the index with processor names).
+    std::string new_store_name(std::string_view prefix);
+    /// The user's name if given, else a generated one.
+    std::string name_or_generate(const std::string& user, std::string_view prefix) {
+        return user.empty() ? new_processor_name(prefix) : user;
+    }
+
+    std::size_t add(graph_node n);
+    graph_node& at(std::size_t i) { return nodes_.at(i); }
+    const std::vector<graph_node>& nodes() const { return nodes_; }
+
+    /// A downstream operator needs old values: walk up the tables until one can give them.
+    void enable_send_old_values(std::size_t table_node);
+
+    void add_user_store(std::shared_ptr<const store_builder> b) { user_stores_.push_back(std::move(b)); }
+
+    /// Lowering: writes the whole graph into a fresh topology (dsl/lowering.cpp).
+    kstreams::topology build() const;
+
+    /// The default byte store of materialized stores (in memory; persistent stores plug in here).
+    std::shared_ptr<const key_value_bytes_store_supplier> default_store_supplier(const std::string& name) const;
+
+private:
+    int index_ = 0;
+    std::vector<graph_node> nodes_;
+    std::vector<std::shared_ptr<const store_builder>> user_stores_;
+};
+
+/// Kafka Streams' processor name prefixes.
+namespace names {
+inline constexpr std::string_view source = "KSTREAM-SOURCE-";
+inline constexpr std::string_view sink = "KSTREAM-SINK-";
+inline constexpr std::string_view filter = "KSTREAM-FILTER-";
+inline constexpr std::string_view map = "KSTREAM-MAP-";
+inline constexpr std::string_view map_values = "KSTREAM-MAPVALUES-";
+inline constexpr std::string_view flat_map = "KSTREAM-FLATMAP-";
+inline constexpr std::string_view flat_map_values = "KSTREAM-FLATMAPVALUES-";
+inline constexpr std::string_view key_select = "KSTREAM-KEY-SELECT-";
+inline constexpr std::string_view peek = "KSTREAM-PEEK-";
+inline constexpr std::string_view foreach = "KSTREAM-FOREACH-";
+inline constexpr std::string_view branch = "KSTREAM-BRANCH-";
+inline constexpr std::string_view merge = "KSTREAM-MERGE-";
+inline constexpr std::string_view processor = "KSTREAM-PROCESSOR-";
+inline constexpr std::string_view process_values = "KSTREAM-PROCESSVALUES-";
+inline constexpr std::string_view printer = "KSTREAM-PRINTER-";
+inline constexpr std::string_view to_table = "KSTREAM-TOTABLE-";
+inline constexpr std::string_view repartition = "KSTREAM-REPARTITION-";
+inline constexpr std::string_view aggregate = "KSTREAM-AGGREGATE-";
+inline constexpr std::string_view reduce = "KSTREAM-REDUCE-";
+inline constexpr std::string_view table_source = "KTABLE-SOURCE-";
+inline constexpr std::string_view table_filter = "KTABLE-FILTER-";
+inline constexpr std::string_view table_map_values = "KTABLE-MAPVALUES-";
+inline constexpr std::string_view table_to_stream = "KTABLE-TOSTREAM-";
+inline constexpr std::string_view table_select = "KTABLE-SELECT-";
+inline constexpr std::string_view table_aggregate = "KTABLE-AGGREGATE-";
+inline constexpr std::string_view table_reduce = "KTABLE-REDUCE-";
+inline constexpr std::string_view repartition_suffix = "-repartition";
+}  // namespace names
+
+/// Names of a stream repartition's nodes, allocated as Kafka Streams does (sink, filter, source:
+/// three indexes burnt even when the names come from the topic).
+repartition_spec new_stream_repartition(builder_state& b, const std::string& topic_prefix);
+
+}  // namespace kstreams::dsl_detail

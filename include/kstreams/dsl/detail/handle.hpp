@@ -1,0 +1,87 @@
+// Helpers the DSL handles (kstream, ktable, grouped ones) share to append graph nodes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#include <kstreams/detail/sink_node.hpp>
+#include <kstreams/detail/source_node.hpp>
+#include <kstreams/dsl/change.hpp>
+#include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/options.hpp>
+#include <kstreams/dsl/serde_ref.hpp>
+#include <kstreams/record.hpp>
+#include <kstreams/state/stores.hpp>
+#include <kstreams/state/timestamped_key_value_store.hpp>
+
+namespace kstreams::dsl_detail {
+
+/// A processor node of type Node (constructed as Node(name, args...)) from record<KIn,VIn> to
+/// record<KOut,VOut>.
+template <class KIn, class VIn, class KOut, class VOut, class Node, class... Args>
+graph_node processor_node_of(std::string name, std::vector<std::size_t> parents, Args... args) {
+    graph_node g;
+    g.kind = kstreams::detail::node_kind::processor;
+    g.name = name;
+    g.parents = std::move(parents);
+    g.in_type = typeid(record<KIn, VIn>);
+    g.out_type = typeid(record<KOut, VOut>);
+    g.make = [name, args...]() -> std::unique_ptr<kstreams::detail::node> { return std::make_unique<Node>(name, args...); };
+    return g;
+}
+
+template <class K, class V, class P>
+stream_partitioner<K, V> to_partitioner(const P& p) {
+    if constexpr (std::is_same_v<P, no_partitioner>) {
+        return {};
+    } else {
+        static_assert(std::is_invocable_r_v<std::optional<std::int32_t>, const P&, std::string_view, const K&, const V&, std::int32_t>,
+                      "kstreams: a stream partitioner must be callable as (topic, key, value, partition_count) -> "
+                      "std::optional<std::int32_t>");
+        return p;
+    }
+}
+
+template <class K, class V>
+std::unique_ptr<kstreams::detail::node> make_sink(const std::string& name, const std::string& topic, const serde_ref<K>& ks,
+                                                  const serde_ref<V>& vs, const stream_partitioner<K, V>& part) {
+    return std::make_unique<kstreams::detail::sink_node<K, V, serde_ref<K>, serde_ref<V>>>(
+        name, topic, topic_name_extractor<K, V>{}, ks, vs, part);
+}
+
+template <class K, class V>
+std::unique_ptr<kstreams::detail::node> make_source(const std::string& name, const serde_ref<K>& ks, const serde_ref<V>& vs) {
+    return std::make_unique<kstreams::detail::typed_source_node<K, V, serde_ref<K>, serde_ref<V>>>(name, ks, vs);
+}
+
+/// The typed parts of a repartition topic carrying record<K,V>.
+template <class K, class V, class FilterNode>
+void type_repartition(repartition_spec& s, serde_ref<K> ks, serde_ref<V> vs, stream_partitioner<K, V> part = {}) {
+    s.record_type = typeid(record<K, V>);
+    if constexpr (!std::is_void_v<FilterNode>)
+        s.make_filter = [n = s.filter_name]() -> std::unique_ptr<kstreams::detail::node> { return std::make_unique<FilterNode>(n); };
+    s.make_sink = [ks, vs, part](const std::string& n, const std::string& topic) { return make_sink<K, V>(n, topic, ks, vs, part); };
+    s.make_source = [ks, vs](const std::string& n) { return make_source<K, V>(n, ks, vs); };
+}
+
+/// The store builder of a materialized table or aggregation: a timestamped key-value store.
+template <class K, class V, class KS, class VS>
+std::shared_ptr<const store_builder> timestamped_store_builder(const builder_state& b, const std::string& name,
+                                                               const materialized<KS, VS>& m, serde_ref<K> ks,
+                                                               serde_ref<V> vs) {
+    auto supplier = m.supplier ? m.supplier(name)
+                    : m.persistent ? stores::persistent_timestamped_key_value_store(name)
+                                   : b.default_store_supplier(name);
+    auto builder = std::make_shared<key_value_store_builder<K, value_and_timestamp<V>>>(
+        stores::timestamped_key_value_store_builder<K, V>(std::move(supplier), std::move(ks), std::move(vs)));
+    if (m.caching) builder->with_caching_enabled();
+    else builder->with_caching_disabled();
+    if (m.logging) builder->with_logging_enabled(m.log_config);
+    else builder->with_logging_disabled();
+    return builder;
+}
+
+}  // namespace kstreams::dsl_detail

@@ -1,0 +1,112 @@
+// kgrouped_stream<K,V>: a stream grouped by key, ready for count / reduce / aggregate. If the key
+// was changed upstream, the aggregation reads through a repartition topic named after the grouping
+// (grouped::as) or its store; aggregations of one grouped stream share that topic.
+// Include <kstreams/dsl.hpp>.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <kstreams/dsl/detail/callable.hpp>
+#include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/detail/handle.hpp>
+#include <kstreams/dsl/ops/drop_null_key.hpp>
+#include <kstreams/dsl/ops/stream_aggregate.hpp>
+#include <kstreams/dsl/ops/stream_reduce.hpp>
+#include <kstreams/dsl/options.hpp>
+
+namespace kstreams {
+
+template <class K, class V> class ktable;
+
+template <class K, class V>
+class kgrouped_stream {
+public:
+    /// Records per key (null values are not counted).
+    ktable<K, std::int64_t> count(named n = {}) const { return count(std::move(n), materialized<>{}); }
+    template <class KS, class VS>
+    ktable<K, std::int64_t> count(materialized<KS, VS> m) const { return count(named{}, std::move(m)); }
+    template <class KS, class VS>
+    ktable<K, std::int64_t> count(named n, materialized<KS, VS> m) const {
+        auto init = [] { return std::int64_t{0}; };
+        auto add = [](const K&, const V&, std::int64_t agg) { return agg + 1; };
+        return build_aggregate<std::int64_t, dsl_detail::stream_aggregate_node<K, V, std::int64_t, decltype(init), decltype(add)>>(
+            n, m, dsl_detail::names::aggregate, init, add);
+    }
+
+    /// Combines a key's values with reducer(aggregate, value) -> V.
+    template <class F>
+    ktable<K, V> reduce(F reducer, named n = {}) const { return reduce(std::move(reducer), std::move(n), materialized<>{}); }
+    template <class F, class KS, class VS>
+    ktable<K, V> reduce(F reducer, materialized<KS, VS> m) const { return reduce(std::move(reducer), named{}, std::move(m)); }
+    template <class F, class KS, class VS>
+    ktable<K, V> reduce(F reducer, named n, materialized<KS, VS> m) const {
+        static_assert(std::is_invocable_v<F&, const V&, const V&>, "kstreams: reduce(): the reducer must take (aggregate, value), both of the stream's value type");
+        static_assert(std::is_convertible_v<std::invoke_result_t<F&, const V&, const V&>, V>, "kstreams: reduce(): the reducer must return the stream's value type");
+        return build_aggregate<V, dsl_detail::stream_reduce_node<K, V, F>>(n, m, dsl_detail::names::reduce, std::move(reducer));
+    }
+
+    /// Folds a key's values: initializer() -> Agg, then aggregator(key, value, aggregate) -> Agg.
+    template <class Init, class F>
+    auto aggregate(Init init, F aggregator, named n = {}) const { return aggregate(std::move(init), std::move(aggregator), std::move(n), materialized<>{}); }
+    template <class Init, class F, class KS, class VS>
+    auto aggregate(Init init, F aggregator, materialized<KS, VS> m) const { return aggregate(std::move(init), std::move(aggregator), named{}, std::move(m)); }
+    template <class Init, class F, class KS, class VS>
+    auto aggregate(Init init, F aggregator, named n, materialized<KS, VS> m) const {
+        static_assert(std::is_invocable_v<Init&>, "kstreams: aggregate(): the initializer must take no arguments");
+        using Agg = std::decay_t<std::invoke_result_t<Init&>>;
+        static_assert(std::is_invocable_v<F&, const K&, const V&, const Agg&>,
+                      "kstreams: aggregate(): the aggregator must take (key, value, aggregate) with the aggregate of the initializer's type");
+        static_assert(std::is_same_v<std::decay_t<std::invoke_result_t<F&, const K&, const V&, const Agg&>>, Agg>,
+                      "kstreams: aggregate(): the aggregator must return the aggregate type (the initializer's return type)");
+        return build_aggregate<Agg, dsl_detail::stream_aggregate_node<K, V, Agg, Init, F>>(n, m, dsl_detail::names::aggregate,
+                                                                                          std::move(init), std::move(aggregator));
+    }
+
+private:
+    template <class, class> friend class kstream;
+
+    kgrouped_stream(std::shared_ptr<dsl_detail::builder_state> b, std::size_t node, bool repartition_required,
+                    serde_ref<K> ks, serde_ref<V> vs, std::string repartition_name)
+        : b_(std::move(b)), node_(node), repartition_required_(repartition_required), key_serde_(std::move(ks)),
+          value_serde_(std::move(vs)), repartition_name_(std::move(repartition_name)) {}
+
+    /// Store name, processor name, then (if needed) the repartition: the order Kafka Streams
+    /// allocates their indexes in.
+    template <class Agg, class Node, class KS, class VS, class... Args>
+    ktable<K, Agg> build_aggregate(const named& n, const materialized<KS, VS>& m, std::string_view prefix, Args... args) const {
+        serde_ref<K> ks = dsl_detail::pick_serde<K>(m.key_serde, key_serde_);
+        serde_ref<Agg> as = dsl_detail::pick_serde<Agg>(m.value_serde, serde_ref<Agg>{});
+        const std::string store = m.store_name.empty() ? b_->new_store_name(prefix) : m.store_name;
+        const std::string name = b_->name_or_generate(n.name, prefix);
+        auto info = std::make_shared<dsl_detail::table_info>();
+        info->has_own_store = true;
+        info->materialized = true;
+        dsl_detail::graph_node g = dsl_detail::processor_node_of<K, V, K, change<Agg>, Node>(
+            name, {node_}, store, std::shared_ptr<const dsl_detail::table_info>(info), args...);
+        g.table = info;
+        g.stores.push_back(dsl_detail::timestamped_store_builder<K, Agg>(*b_, store, m, ks, as));
+        if (repartition_required_) {
+            if (!value_serde_)
+                throw topology_error("aggregation " + name + " reads through a repartition topic but the value type has no serde: "
+                                     "pass one with grouped::with_value_serde");
+            dsl_detail::repartition_spec s = dsl_detail::new_stream_repartition(*b_, repartition_name_.empty() ? store : repartition_name_);
+            dsl_detail::type_repartition<K, V, dsl_detail::drop_null_key_node<K, V>>(s, key_serde_ ? key_serde_ : ks, value_serde_);
+            s.shareable = true;
+            s.share_key = repartition_name_;
+            g.repartition = std::move(s);
+        }
+        const std::size_t i = b_->add(std::move(g));
+        return ktable<K, Agg>(b_, i, ks, as, m.store_name.empty() ? std::nullopt : std::optional<std::string>(store));
+    }
+
+    std::shared_ptr<dsl_detail::builder_state> b_;
+    std::size_t node_;
+    bool repartition_required_;
+    serde_ref<K> key_serde_;
+    serde_ref<V> value_serde_;  ///< empty only if V has no serde and none was given
+    std::string repartition_name_;
+};
+
+}  // namespace kstreams

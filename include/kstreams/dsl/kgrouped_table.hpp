@@ -1,0 +1,112 @@
+// kgrouped_table<K,V>: a table regrouped by a new key, for count / reduce / aggregate with a
+// subtractor. The updates travel through a repartition topic named after the grouping
+// (grouped::as) or the store. Include <kstreams/dsl.hpp>.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <kstreams/dsl/change.hpp>
+#include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/detail/handle.hpp>
+#include <kstreams/dsl/ops/table_aggregate.hpp>
+#include <kstreams/dsl/ops/table_reduce.hpp>
+#include <kstreams/dsl/options.hpp>
+
+namespace kstreams {
+
+template <class K, class V> class ktable;
+
+template <class K, class V>
+class kgrouped_table {
+public:
+    /// Rows per key: +1 for a row that arrives, -1 for one that leaves.
+    ktable<K, std::int64_t> count(named n = {}) const { return count(std::move(n), materialized<>{}); }
+    template <class KS, class VS>
+    ktable<K, std::int64_t> count(materialized<KS, VS> m) const { return count(named{}, std::move(m)); }
+    template <class KS, class VS>
+    ktable<K, std::int64_t> count(named n, materialized<KS, VS> m) const {
+        auto init = [] { return std::int64_t{0}; };
+        auto add = [](const K&, const V&, std::int64_t agg) { return agg + 1; };
+        auto sub = [](const K&, const V&, std::int64_t agg) { return agg - 1; };
+        return build<std::int64_t, dsl_detail::table_aggregate_node<K, V, std::int64_t, decltype(init), decltype(add), decltype(sub)>>(
+            n, m, dsl_detail::names::table_aggregate, init, add, sub);
+    }
+
+    /// adder(aggregate, new value) and subtractor(aggregate, old value), both -> V.
+    template <class A, class S>
+    ktable<K, V> reduce(A adder, S subtractor, named n = {}) const { return reduce(std::move(adder), std::move(subtractor), std::move(n), materialized<>{}); }
+    template <class A, class S, class KS, class VS>
+    ktable<K, V> reduce(A adder, S subtractor, materialized<KS, VS> m) const { return reduce(std::move(adder), std::move(subtractor), named{}, std::move(m)); }
+    template <class A, class S, class KS, class VS>
+    ktable<K, V> reduce(A adder, S subtractor, named n, materialized<KS, VS> m) const {
+        static_assert(std::is_invocable_r_v<V, A&, const V&, const V&>, "kstreams: ktable reduce(): the adder must take (aggregate, value) and return the value type");
+        static_assert(std::is_invocable_r_v<V, S&, const V&, const V&>, "kstreams: ktable reduce(): the subtractor must take (aggregate, value) and return the value type");
+        return build<V, dsl_detail::table_reduce_node<K, V, A, S>>(n, m, dsl_detail::names::table_reduce, std::move(adder), std::move(subtractor));
+    }
+
+    /// initializer() -> Agg; adder(key, new value, agg) and subtractor(key, old value, agg) -> Agg.
+    template <class Init, class A, class S>
+    auto aggregate(Init init, A adder, S subtractor, named n = {}) const {
+        return aggregate(std::move(init), std::move(adder), std::move(subtractor), std::move(n), materialized<>{});
+    }
+    template <class Init, class A, class S, class KS, class VS>
+    auto aggregate(Init init, A adder, S subtractor, materialized<KS, VS> m) const {
+        return aggregate(std::move(init), std::move(adder), std::move(subtractor), named{}, std::move(m));
+    }
+    template <class Init, class A, class S, class KS, class VS>
+    auto aggregate(Init init, A adder, S subtractor, named n, materialized<KS, VS> m) const {
+        static_assert(std::is_invocable_v<Init&>, "kstreams: ktable aggregate(): the initializer must take no arguments");
+        using Agg = std::decay_t<std::invoke_result_t<Init&>>;
+        static_assert(std::is_invocable_v<A&, const K&, const V&, const Agg&> && std::is_invocable_v<S&, const K&, const V&, const Agg&>,
+                      "kstreams: ktable aggregate(): adder and subtractor must take (key, value, aggregate)");
+        static_assert(std::is_same_v<std::decay_t<std::invoke_result_t<A&, const K&, const V&, const Agg&>>, Agg> &&
+                          std::is_same_v<std::decay_t<std::invoke_result_t<S&, const K&, const V&, const Agg&>>, Agg>,
+                      "kstreams: ktable aggregate(): adder and subtractor must return the aggregate type (the initializer's return type)");
+        return build<Agg, dsl_detail::table_aggregate_node<K, V, Agg, Init, A, S>>(n, m, dsl_detail::names::table_aggregate,
+                                                                                  std::move(init), std::move(adder), std::move(subtractor));
+    }
+
+private:
+    template <class, class> friend class ktable;
+
+    kgrouped_table(std::shared_ptr<dsl_detail::builder_state> b, std::size_t node, serde_ref<K> ks, serde_ref<V> vs,
+                   std::string repartition_name)
+        : b_(std::move(b)), node_(node), key_serde_(std::move(ks)), value_serde_(std::move(vs)),
+          repartition_name_(std::move(repartition_name)) {}
+
+    /// Store name, then sink, source and processor names (Kafka's KGroupedTableImpl order).
+    template <class Agg, class Node, class KS, class VS, class... Args>
+    ktable<K, Agg> build(const named& n, const materialized<KS, VS>& m, std::string_view prefix, Args... args) const {
+        serde_ref<K> ks = dsl_detail::pick_serde<K>(m.key_serde, key_serde_);
+        serde_ref<Agg> as = dsl_detail::pick_serde<Agg>(m.value_serde, serde_ref<Agg>{});
+        const std::string store = m.store_name.empty() ? b_->new_store_name(prefix) : m.store_name;
+        dsl_detail::repartition_spec s;
+        s.sink_name = n.empty() ? b_->new_processor_name(dsl_detail::names::sink) : n.name + "-sink";
+        s.source_name = n.empty() ? b_->new_processor_name(dsl_detail::names::source) : n.name + "-source";
+        const std::string name = b_->name_or_generate(n.name, prefix);
+        s.topic = (repartition_name_.empty() ? store : repartition_name_) + std::string(dsl_detail::names::repartition_suffix);
+        using change_serde_t = dsl_detail::change_serde<V, serde_ref<V>>;
+        dsl_detail::type_repartition<K, change<V>, void>(s, key_serde_, serde_ref<change<V>>(change_serde_t{value_serde_}));
+
+        auto info = std::make_shared<dsl_detail::table_info>();
+        info->has_own_store = true;
+        info->materialized = true;
+        dsl_detail::graph_node g = dsl_detail::processor_node_of<K, change<V>, K, change<Agg>, Node>(
+            name, {node_}, store, std::shared_ptr<const dsl_detail::table_info>(info), args...);
+        g.table = info;
+        g.stores.push_back(dsl_detail::timestamped_store_builder<K, Agg>(*b_, store, m, ks, as));
+        g.repartition = std::move(s);
+        const std::size_t i = b_->add(std::move(g));
+        return ktable<K, Agg>(b_, i, ks, as, m.store_name.empty() ? std::nullopt : std::optional<std::string>(store));
+    }
+
+    std::shared_ptr<dsl_detail::builder_state> b_;
+    std::size_t node_;
+    serde_ref<K> key_serde_;
+    serde_ref<V> value_serde_;
+    std::string repartition_name_;
+};
+
+}  // namespace kstreams

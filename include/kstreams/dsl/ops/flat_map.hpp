@@ -1,0 +1,25 @@
+// flat_map: zero or more new records (key and value) per record, each with the input's timestamp
+// and headers. The function may return any range: a container, a std view or a range-v3 view.
+#pragma once
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/dsl/detail/callable.hpp>
+#include <kstreams/record.hpp>
+
+namespace kstreams::dsl_detail {
+
+template <class K, class V, class K2, class V2, class F>
+class flat_map_node final : public kstreams::detail::node {
+public:
+    flat_map_node(std::string name, F f) : node(std::move(name)), f_(std::move(f)) {}
+    void process_erased(const void* p) override {
+        const auto& r = *static_cast<const record<K, V>*>(p);
+        auto&& range = call_kv(f_, r.key, r.value);
+        for (auto&& kv : range) forward(record<K2, V2>{K2(pair_key(kv)), V2(pair_value(kv)), r.timestamp, r.headers});
+    }
+
+private:
+    F f_;
+};
+
+}  // namespace kstreams::dsl_detail

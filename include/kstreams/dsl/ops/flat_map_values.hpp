@@ -1,0 +1,24 @@
+// flat_map_values: zero or more new values per record; the key is kept. Any range will do.
+#pragma once
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/dsl/detail/callable.hpp>
+#include <kstreams/record.hpp>
+
+namespace kstreams::dsl_detail {
+
+template <class K, class V, class V2, class F>
+class flat_map_values_node final : public kstreams::detail::node {
+public:
+    flat_map_values_node(std::string name, F f) : node(std::move(name)), f_(std::move(f)) {}
+    void process_erased(const void* p) override {
+        const auto& r = *static_cast<const record<K, V>*>(p);
+        auto&& range = call_kv(f_, r.key, r.value);
+        for (auto&& v : range) forward(record<K, V2>{r.key, V2(v), r.timestamp, r.headers, r.key_null, false});
+    }
+
+private:
+    F f_;
+};
+
+}  // namespace kstreams::dsl_detail

@@ -1,0 +1,23 @@
+// map_values: a new value for each record; the key (and so the partitioning) is kept.
+#pragma once
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/dsl/detail/callable.hpp>
+#include <kstreams/record.hpp>
+
+namespace kstreams::dsl_detail {
+
+template <class K, class V, class V2, class F>
+class map_values_node final : public kstreams::detail::node {
+public:
+    map_values_node(std::string name, F f) : node(std::move(name)), f_(std::move(f)) {}
+    void process_erased(const void* p) override {
+        const auto& r = *static_cast<const record<K, V>*>(p);
+        forward(record<K, V2>{r.key, V2(call_kv(f_, r.key, r.value)), r.timestamp, r.headers, r.key_null, false});
+    }
+
+private:
+    F f_;
+};
+
+}  // namespace kstreams::dsl_detail

@@ -1,0 +1,71 @@
+// kgrouped_table aggregate (and count): on each update the subtractor removes the old value first,
+// then the adder adds the new one; one result per update. A key's aggregate is never deleted (a
+// count falls to 0). Timestamp: the larger of the update's and the aggregate's (KTableAggregate).
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/detail/task_context.hpp>
+#include <kstreams/dsl/change.hpp>
+#include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/store_access.hpp>
+#include <kstreams/dsl/ops/timestamped_forwarder.hpp>
+#include <kstreams/metrics.hpp>
+
+namespace kstreams::dsl_detail {
+
+template <class K, class V, class Agg, class Init, class Adder, class Subtractor>
+class table_aggregate_node final : public kstreams::detail::node {
+public:
+    table_aggregate_node(std::string name, std::string store, std::shared_ptr<const table_info> info, Init init,
+                         Adder add, Subtractor sub)
+        : node(std::move(name)), store_name_(std::move(store)), info_(std::move(info)), init_(std::move(init)),
+          add_(std::move(add)), sub_(std::move(sub)) {}
+
+    void init(kstreams::detail::task_context& ctx) override {
+        node::init(ctx);
+        store_ = &timestamped_store<K, Agg>(ctx, store_name_, *this);
+        send_old_ = info_->send_old_values;
+        forwarder_.init(*this, *store_, send_old_);
+    }
+    void process_erased(const void* p) override {
+        const auto& r = *static_cast<const record<K, change<V>>*>(p);
+        if (has_null_key(r)) {
+            ctx_->record_dropped(metric::dropped_null_key, *this);
+            return;
+        }
+        const auto old = store_->get(r.key);
+        std::optional<Agg> agg = old ? std::optional<Agg>(old->value) : std::nullopt;
+        std::int64_t ts = r.timestamp;
+        if (r.value.old_value && agg) {
+            agg = Agg(sub_(r.key, *r.value.old_value, std::as_const(*agg)));
+            ts = std::max(r.timestamp, old->timestamp);
+        }
+        if (r.value.new_value) {
+            Agg base = agg ? std::move(*agg) : Agg(init_());
+            agg = Agg(add_(r.key, *r.value.new_value, std::as_const(base)));
+            if (old) ts = std::max(r.timestamp, old->timestamp);
+        }
+        if (agg) store_->put(r.key, {*agg, ts});
+        else store_->remove(r.key);
+        record<K, change<Agg>> out{r.key, {std::move(agg), std::nullopt}, ts, r.headers};
+        if (send_old_ && old) out.value.old_value = old->value;
+        forwarder_.maybe_forward(out);
+    }
+
+private:
+    std::string store_name_;
+    std::shared_ptr<const table_info> info_;
+    Init init_;
+    Adder add_;
+    Subtractor sub_;
+    timestamped_key_value_store<K, Agg>* store_ = nullptr;
+    bool send_old_ = false;
+    timestamped_forwarder<K, Agg> forwarder_;
+};
+
+}  // namespace kstreams::dsl_detail

@@ -1,0 +1,45 @@
+// ktable filter / filter_not: a row that fails the predicate is absent, so its update goes on as a
+// tombstone, even for a key never seen. Only when old values are asked for downstream is an update
+// whose new and old values are both absent dropped (Kafka's KTableFilter).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/dsl/change.hpp>
+#include <kstreams/dsl/detail/callable.hpp>
+#include <kstreams/dsl/detail/graph.hpp>
+
+namespace kstreams::dsl_detail {
+
+template <class K, class V, class F>
+class table_filter_node final : public kstreams::detail::node {
+public:
+    table_filter_node(std::string name, std::shared_ptr<const table_info> info, F f, bool negate)
+        : node(std::move(name)), info_(std::move(info)), f_(std::move(f)), negate_(negate) {}
+    void init(kstreams::detail::task_context& ctx) override {
+        node::init(ctx);
+        send_old_ = info_->send_old_values;
+    }
+    void process_erased(const void* p) override {
+        const auto& r = *static_cast<const record<K, change<V>>*>(p);
+        std::optional<V> nv = keep(r.key, r.value.new_value);
+        std::optional<V> ov = send_old_ ? keep(r.key, r.value.old_value) : std::nullopt;
+        if (send_old_ && !nv && !ov) return;
+        forward(record<K, change<V>>{r.key, {std::move(nv), std::move(ov)}, r.timestamp, r.headers});
+    }
+
+private:
+    std::optional<V> keep(const K& k, const std::optional<V>& v) {
+        if (v && static_cast<bool>(call_kv(f_, k, *v)) != negate_) return v;
+        return std::nullopt;
+    }
+    std::shared_ptr<const table_info> info_;
+    F f_;
+    bool negate_;
+    bool send_old_ = false;
+};
+
+}  // namespace kstreams::dsl_detail

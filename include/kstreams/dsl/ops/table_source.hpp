@@ -1,0 +1,81 @@
+// A table from a topic (table(), to_table()): each record is an update of its key; a null value
+// deletes it. Null keys are dropped and counted. Unmaterialized, every update goes on as it is.
+// Materialized, the table emits on change: an update with the same value bytes and a timestamp not
+// older than the stored one changes nothing and is not forwarded (Kafka's KIP-557); so is a delete
+// of an absent key.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/detail/task_context.hpp>
+#include <kstreams/dsl/change.hpp>
+#include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/store_access.hpp>
+#include <kstreams/dsl/ops/timestamped_forwarder.hpp>
+#include <kstreams/dsl/serde_ref.hpp>
+#include <kstreams/metrics.hpp>
+
+namespace kstreams::dsl_detail {
+
+template <class K, class V>
+class table_source_node final : public kstreams::detail::node {
+public:
+    table_source_node(std::string name, std::string store, std::shared_ptr<const table_info> info, serde_ref<V> vs)
+        : node(std::move(name)), store_name_(std::move(store)), info_(std::move(info)), vs_(std::move(vs)) {}
+
+    void init(kstreams::detail::task_context& ctx) override {
+        node::init(ctx);
+        send_old_ = info_->send_old_values;
+        if (info_->materialized) {
+            store_ = &timestamped_store<K, V>(ctx, store_name_, *this);
+            forwarder_.init(*this, *store_, send_old_);
+        } else {
+            forwarder_.init(*this);
+        }
+    }
+    void process_erased(const void* p) override {
+        const auto& r = *static_cast<const record<K, V>*>(p);
+        if (has_null_key(r)) {
+            ctx_->record_dropped(metric::dropped_null_key, *this);
+            return;
+        }
+        std::optional<V> value = nullable_value(r);
+        if (!store_) {
+            forward(record<K, change<V>>{r.key, {std::move(value), std::nullopt}, r.timestamp, r.headers});
+            return;
+        }
+        auto old = store_->get(r.key);
+        if (same_and_not_older(old, value, r.timestamp)) return;
+        if (value) store_->put(r.key, {*value, r.timestamp});
+        else store_->remove(r.key);
+        record<K, change<V>> out{r.key, {std::move(value), std::nullopt}, r.timestamp, r.headers};
+        if (send_old_ && old) out.value.old_value = std::move(old->value);
+        forwarder_.maybe_forward(out);
+    }
+
+private:
+    bool same_and_not_older(const std::optional<value_and_timestamp<V>>& old, const std::optional<V>& value,
+                            std::int64_t ts) {
+        if (!old && !value) return true;
+        if (!old || !value) return false;
+        if (ts < old->timestamp) return false;
+        a_.clear();
+        b_.clear();
+        vs_.serialize(old->value, a_);
+        vs_.serialize(*value, b_);
+        return a_ == b_;
+    }
+
+    std::string store_name_;
+    std::shared_ptr<const table_info> info_;
+    serde_ref<V> vs_;
+    timestamped_key_value_store<K, V>* store_ = nullptr;
+    bool send_old_ = false;
+    timestamped_forwarder<K, V> forwarder_;
+    std::string a_, b_;
+};
+
+}  // namespace kstreams::dsl_detail

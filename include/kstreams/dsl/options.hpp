@@ -1,0 +1,169 @@
+// Options of DSL calls, as Kafka Streams' Named, Consumed, Produced, Grouped, Materialized,
+// Repartitioned and Printed. Serdes are template parameters, so that a missing serde is found by the
+// compiler; `no_serde` means "inherit from upstream, or use serde<T>".
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <kstreams/detail/topology_model.hpp>
+#include <kstreams/dsl/serde_ref.hpp>
+#include <kstreams/state/stores.hpp>
+
+namespace kstreams {
+
+/// A name for the processor a DSL call creates (and for stores and topics derived from it).
+struct named {
+    std::string name;
+    static named as(std::string n) { return {std::move(n)}; }
+    bool empty() const { return name.empty(); }
+};
+
+/// No custom partitioner: the default (murmur2 of the serialized key).
+struct no_partitioner {};
+
+/// How a stream or table reads its topic.
+template <class KS = no_serde, class VS = no_serde>
+struct consumed {
+    KS key_serde{};
+    VS value_serde{};
+    timestamp_extractor extractor{};
+    offset_reset reset = offset_reset::none;
+    std::string name;
+
+    template <class S>
+    consumed<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, extractor, reset, name}; }
+    template <class S>
+    consumed<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), extractor, reset, name}; }
+    consumed with_timestamp_extractor(timestamp_extractor e) const { auto c = *this; c.extractor = std::move(e); return c; }
+    consumed with_offset_reset_policy(offset_reset r) const { auto c = *this; c.reset = r; return c; }
+    consumed with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+};
+template <class KS, class VS>
+consumed<KS, VS> consumed_with(KS ks, VS vs) { return {std::move(ks), std::move(vs)}; }
+
+/// How a stream writes to a topic.
+template <class KS = no_serde, class VS = no_serde, class P = no_partitioner>
+struct produced {
+    KS key_serde{};
+    VS value_serde{};
+    P partitioner{};
+    std::string name;
+
+    template <class S>
+    produced<S, VS, P> with_key_serde(S s) const { return {std::move(s), value_serde, partitioner, name}; }
+    template <class S>
+    produced<KS, S, P> with_value_serde(S s) const { return {key_serde, std::move(s), partitioner, name}; }
+    /// `p(topic, key, value, partition_count) -> std::optional<std::int32_t>`
+    template <class F>
+    produced<KS, VS, F> with_stream_partitioner(F p) const { return {key_serde, value_serde, std::move(p), name}; }
+    produced with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+};
+template <class KS, class VS>
+produced<KS, VS> produced_with(KS ks, VS vs) { return {std::move(ks), std::move(vs)}; }
+
+/// How a grouping repartitions: the name of its repartition topic and its serdes.
+template <class KS = no_serde, class VS = no_serde>
+struct grouped {
+    KS key_serde{};
+    VS value_serde{};
+    std::string name;
+
+    static grouped as(std::string n) { grouped g; g.name = std::move(n); return g; }
+    template <class S>
+    grouped<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, name}; }
+    template <class S>
+    grouped<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), name}; }
+    grouped with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+};
+template <class KS, class VS>
+grouped<KS, VS> grouped_with(KS ks, VS vs) { return {std::move(ks), std::move(vs)}; }
+
+/// Makes the byte store of a materialized store from its name. The hook for persistent stores:
+/// empty means the builder's default (in memory for now).
+using store_supplier_factory =
+    std::function<std::shared_ptr<const key_value_bytes_store_supplier>(const std::string& store_name)>;
+
+/// How a table or an aggregation keeps its state: store name, serdes, caching and logging.
+template <class KS = no_serde, class VS = no_serde>
+struct materialized {
+    KS key_serde{};
+    VS value_serde{};
+    std::string store_name;
+    bool caching = true;
+    bool logging = true;
+    std::map<std::string, std::string> log_config{};
+    store_supplier_factory supplier{};
+    bool persistent = false;  ///< RocksDB instead of memory (when no supplier is given)
+
+    static materialized as(std::string n) { materialized m; m.store_name = std::move(n); return m; }
+    /// A store made by this supplier; its name is the store name.
+    static materialized as(std::shared_ptr<const key_value_bytes_store_supplier> s) {
+        materialized m;
+        m.store_name = s->name();
+        m.supplier = [s](const std::string&) { return s; };
+        return m;
+    }
+    template <class S>
+    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, persistent}; }
+    template <class S>
+    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, persistent}; }
+    materialized with_caching_enabled() const { auto c = *this; c.caching = true; return c; }
+    materialized with_caching_disabled() const { auto c = *this; c.caching = false; return c; }
+    materialized with_logging_enabled(std::map<std::string, std::string> config = {}) const {
+        auto c = *this;
+        c.logging = true;
+        c.log_config = std::move(config);
+        return c;
+    }
+    materialized with_logging_disabled() const { auto c = *this; c.logging = false; return c; }
+    materialized with_store_supplier(store_supplier_factory f) const { auto c = *this; c.supplier = std::move(f); return c; }
+    /// Keeps the store in RocksDB (Kafka Streams' default) instead of memory.
+    materialized with_persistent_store() const { auto c = *this; c.persistent = true; return c; }
+    materialized with_in_memory_store() const { auto c = *this; c.persistent = false; return c; }
+};
+template <class KS, class VS>
+materialized<KS, VS> materialized_with(KS ks, VS vs) { materialized<KS, VS> m; m.key_serde = std::move(ks); m.value_serde = std::move(vs); return m; }
+
+/// An explicit repartition: topic name, partition count, serdes and partitioner.
+template <class KS = no_serde, class VS = no_serde, class P = no_partitioner>
+struct repartitioned {
+    KS key_serde{};
+    VS value_serde{};
+    P partitioner{};
+    std::string name;
+    std::optional<std::int32_t> partitions;
+
+    static repartitioned as(std::string n) { repartitioned r; r.name = std::move(n); return r; }
+    repartitioned with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+    repartitioned with_number_of_partitions(std::int32_t n) const { auto c = *this; c.partitions = n; return c; }
+    template <class S>
+    repartitioned<S, VS, P> with_key_serde(S s) const { return {std::move(s), value_serde, partitioner, name, partitions}; }
+    template <class S>
+    repartitioned<KS, S, P> with_value_serde(S s) const { return {key_serde, std::move(s), partitioner, name, partitions}; }
+    template <class F>
+    repartitioned<KS, VS, F> with_stream_partitioner(F p) const { return {key_serde, value_serde, std::move(p), name, partitions}; }
+};
+
+/// Where print() writes: standard output (the default) or a file; an optional label.
+struct printed {
+    std::string file;   ///< empty = standard output
+    std::string label;  ///< empty = the processor's name
+    std::string name;
+    static printed to_sys_out() { return {}; }
+    static printed to_file(std::string path) { printed p; p.file = std::move(path); return p; }
+    printed with_label(std::string l) const { auto c = *this; c.label = std::move(l); return c; }
+    printed with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+};
+
+/// The name of one branch of split(); empty = the branch's position.
+struct branched {
+    std::string name;
+    static branched as(std::string n) { return {std::move(n)}; }
+};
+
+}  // namespace kstreams

@@ -1,0 +1,227 @@
+// streams_builder: where a DSL pipeline starts (stream(), table()) and how it becomes a topology
+// (build()). Also defines the DSL operations that cross between streams, tables and groupings.
+#pragma once
+
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <kstreams/dsl/branched_kstream.hpp>
+#include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/detail/handle.hpp>
+#include <kstreams/dsl/kgrouped_stream.hpp>
+#include <kstreams/dsl/kgrouped_table.hpp>
+#include <kstreams/dsl/kstream.hpp>
+#include <kstreams/dsl/ktable.hpp>
+#include <kstreams/dsl/ops/table_select.hpp>
+#include <kstreams/dsl/ops/table_source.hpp>
+#include <kstreams/topology.hpp>
+
+namespace kstreams {
+
+class streams_builder {
+public:
+    streams_builder() : b_(std::make_shared<dsl_detail::builder_state>()) {}
+
+    /// A stream of the records of one topic.
+    template <class K, class V, class KS = no_serde, class VS = no_serde>
+    kstream<K, V> stream(std::string topic, consumed<KS, VS> c = {}) {
+        return add_stream<K, V>({std::move(topic)}, std::nullopt, c);
+    }
+    /// A stream of the records of several topics.
+    template <class K, class V, class KS = no_serde, class VS = no_serde>
+    kstream<K, V> stream(std::initializer_list<std::string> topics, consumed<KS, VS> c = {}) {
+        return add_stream<K, V>(std::vector<std::string>(topics), std::nullopt, c);
+    }
+    template <class K, class V, class KS = no_serde, class VS = no_serde>
+    kstream<K, V> stream(std::vector<std::string> topics, consumed<KS, VS> c = {}) {
+        return add_stream<K, V>(std::move(topics), std::nullopt, c);
+    }
+    /// A stream of every topic whose name matches the regular expression.
+    template <class K, class V, class KS = no_serde, class VS = no_serde>
+    kstream<K, V> stream_pattern(std::string pattern, consumed<KS, VS> c = {}) {
+        return add_stream<K, V>({}, std::move(pattern), c);
+    }
+
+    /// A table of a topic: each record updates its key; a null value deletes it. Materialized (kept
+    /// in a store) if given a store name, or if an operation downstream needs it.
+    template <class K, class V, class KS = no_serde, class VS = no_serde, class MKS = no_serde, class MVS = no_serde>
+    ktable<K, V> table(std::string topic, consumed<KS, VS> c = {}, materialized<MKS, MVS> m = {}) {
+        serde_ref<K> ks = dsl_detail::pick_serde<K>(c.key_serde, {});
+        serde_ref<V> vs = dsl_detail::pick_serde<V>(c.value_serde, {});
+        serde_ref<K> sks = dsl_detail::pick_serde<K>(m.key_serde, ks);
+        serde_ref<V> svs = dsl_detail::pick_serde<V>(m.value_serde, vs);
+        // Kafka Streams' order: store name, source name, table source name.
+        const std::string store = m.store_name.empty() ? b_->new_store_name(topic + "-") : m.store_name;
+        const std::string source = c.name.empty() ? b_->new_processor_name(dsl_detail::names::source) : c.name + "-source";
+        const std::string table = b_->name_or_generate(c.name, dsl_detail::names::table_source);
+        const std::size_t src = add_source_node<K, V>(source, {std::move(topic)}, std::nullopt, c, ks, vs);
+        return table_source<K, V>(src, table, store, !m.store_name.empty(), m, sks, svs);
+    }
+    template <class K, class V, class MKS, class MVS>
+    ktable<K, V> table(std::string topic, materialized<MKS, MVS> m) {
+        return table<K, V>(std::move(topic), consumed<>{}, std::move(m));
+    }
+
+    /// A store for process() / process_values() (they name it in their `stores` argument).
+    streams_builder& add_state_store(std::shared_ptr<const store_builder> b) {
+        b_->add_user_store(std::move(b));
+        return *this;
+    }
+    template <class B>
+        requires std::derived_from<B, store_builder>
+    streams_builder& add_state_store(B b) {
+        return add_state_store(std::shared_ptr<const store_builder>(std::make_shared<B>(std::move(b))));
+    }
+
+    /// Lowers everything built so far into a topology (throws topology_error naming the node for
+    /// a pipeline that cannot work).
+    topology build() const { return b_->build(); }
+
+private:
+    template <class, class> friend class kstream;
+
+    template <class K, class V, class KS, class VS>
+    kstream<K, V> add_stream(std::vector<std::string> topics, std::optional<std::string> pattern, const consumed<KS, VS>& c) {
+        serde_ref<K> ks = dsl_detail::pick_serde<K>(c.key_serde, {});
+        serde_ref<V> vs = dsl_detail::pick_serde<V>(c.value_serde, {});
+        const std::string name = b_->name_or_generate(c.name, dsl_detail::names::source);
+        const std::size_t i = add_source_node<K, V>(name, std::move(topics), std::move(pattern), c, ks, vs);
+        return kstream<K, V>(b_, i, false, ks, vs);
+    }
+
+    template <class K, class V, class KS, class VS>
+    std::size_t add_source_node(const std::string& name, std::vector<std::string> topics, std::optional<std::string> pattern,
+                                const consumed<KS, VS>& c, serde_ref<K> ks, serde_ref<V> vs) {
+        dsl_detail::graph_node g;
+        g.kind = kstreams::detail::node_kind::source;
+        g.name = name;
+        g.out_type = typeid(record<K, V>);
+        g.topics = std::move(topics);
+        g.pattern = std::move(pattern);
+        g.extractor = c.extractor;
+        g.reset = c.reset;
+        g.make = [name, ks, vs] { return dsl_detail::make_source<K, V>(name, ks, vs); };
+        return b_->add(std::move(g));
+    }
+
+    /// The KTABLE-SOURCE processor of table() (and of to_table()).
+    template <class K, class V, class KS, class VS>
+    ktable<K, V> table_source(std::size_t parent, const std::string& name, const std::string& store, bool queryable,
+                              const materialized<KS, VS>& m, serde_ref<K> ks, serde_ref<V> vs) {
+        return make_table_source<K, V>(b_, parent, name, store, queryable, m, std::move(ks), std::move(vs));
+    }
+
+public:
+    /// (Internal) shared with kstream::to_table.
+    template <class K, class V, class KS, class VS>
+    static ktable<K, V> make_table_source(const std::shared_ptr<dsl_detail::builder_state>& b, std::size_t parent,
+                                          const std::string& name, const std::string& store, bool queryable,
+                                          const materialized<KS, VS>& m, serde_ref<K> ks, serde_ref<V> vs) {
+        auto info = std::make_shared<dsl_detail::table_info>();
+        info->materialized = queryable;
+        dsl_detail::graph_node g = dsl_detail::processor_node_of<K, V, K, change<V>, dsl_detail::table_source_node<K, V>>(
+            name, {parent}, store, std::shared_ptr<const dsl_detail::table_info>(info), vs);
+        g.table = info;
+        g.stores.push_back(dsl_detail::timestamped_store_builder<K, V>(*b, store, m, ks, vs));
+        g.store_if = [info] { return info->materialized; };
+        const std::size_t i = b->add(std::move(g));
+        return ktable<K, V>(b, i, ks, vs, queryable ? std::optional<std::string>(store) : std::nullopt);
+    }
+
+private:
+    std::shared_ptr<dsl_detail::builder_state> b_;
+};
+
+// ---- operations that cross between handles -------------------------------------------------
+
+template <class K, class V>
+branched_kstream<K, V> kstream<K, V>::split(named n) const {
+    const std::string name = b_->name_or_generate(n.name, dsl_detail::names::branch);
+    auto spec = std::make_shared<dsl_detail::branch_spec<K, V>>();
+    const std::size_t i = b_->add(dsl_detail::processor_node_of<K, V, K, V, dsl_detail::branch_node<K, V>>(
+        name, {node_}, std::shared_ptr<const dsl_detail::branch_spec<K, V>>(spec)));
+    return branched_kstream<K, V>(*this, name, i, spec);
+}
+
+template <class K, class V>
+ktable<K, V> kstream<K, V>::to_table(named n) const {
+    return to_table(std::move(n), materialized<>{});
+}
+
+template <class K, class V>
+template <class KS, class VS>
+ktable<K, V> kstream<K, V>::to_table(named n, materialized<KS, VS> m) const {
+    // Kafka Streams' order: processor name, store name, then the repartition if needed.
+    const std::string name = b_->name_or_generate(n.name, dsl_detail::names::to_table);
+    const std::string store = m.store_name.empty() ? b_->new_store_name(dsl_detail::names::to_table) : m.store_name;
+    serde_ref<K> ks = dsl_detail::pick_serde<K>(m.key_serde, key_serde_);
+    serde_ref<V> vs = dsl_detail::pick_serde<V>(m.value_serde, value_serde_);
+    std::size_t parent = node_;
+    if (repartition_required_) {
+        dsl_detail::repartition_spec s = dsl_detail::new_stream_repartition(*b_, name);
+        dsl_detail::type_repartition<K, V, dsl_detail::drop_null_key_node<K, V>>(s, ks, vs);
+        dsl_detail::graph_node g;
+        g.kind = kstreams::detail::node_kind::source;
+        g.name = s.source_name;
+        g.parents = {node_};
+        g.out_type = typeid(record<K, V>);
+        g.repartition = std::move(s);
+        parent = b_->add(std::move(g));
+    }
+    return streams_builder::make_table_source<K, V>(b_, parent, name, store, !m.store_name.empty(), m, ks, vs);
+}
+
+template <class K, class V>
+template <class KS, class VS>
+kgrouped_stream<K, V> kstream<K, V>::group_by_key(grouped<KS, VS> g) const {
+    serde_ref<K> ks = dsl_detail::pick_serde<K>(g.key_serde, key_serde_);
+    serde_ref<V> vs;
+    if constexpr (!std::is_same_v<VS, no_serde>) vs = dsl_detail::pick_serde<V>(g.value_serde, value_serde_);
+    else if (value_serde_) vs = value_serde_;
+    else if constexpr (has_default_serde<V>) vs = serde_ref<V>(serde<V>{});
+    return kgrouped_stream<K, V>(b_, node_, repartition_required_, ks, vs, g.name);
+}
+
+template <class K, class V>
+template <class F, class KS, class VS>
+auto kstream<K, V>::group_by(F selector, grouped<KS, VS> g) const {
+    static_assert(dsl_detail::kv_invocable<F, K, V>, "kstreams: group_by(): the key selector must take (key, value) or (value) of this stream's types");
+    using K2 = dsl_detail::kv_result_t<F, K, V>;
+    static_assert(!std::is_void_v<K2>, "kstreams: group_by(): the key selector must return the new key");
+    serde_ref<K2> ks = dsl_detail::pick_serde<K2>(g.key_serde, serde_ref<K2>{});
+    serde_ref<V> vs = dsl_detail::pick_serde<V>(g.value_serde, value_serde_);
+    // Kafka Streams names the selector after the grouping if it has a name.
+    const std::string name = b_->name_or_generate(g.name, dsl_detail::names::key_select);
+    const std::size_t i = b_->add(dsl_detail::processor_node_of<K, V, K2, V, dsl_detail::select_key_node<K, V, K2, F>>(
+        name, {node_}, std::move(selector)));
+    return kgrouped_stream<K2, V>(b_, i, true, ks, vs, g.name);
+}
+
+template <class K, class V>
+kstream<K, V> ktable<K, V>::to_stream(named n) const {
+    const std::string name = b_->name_or_generate(n.name, dsl_detail::names::table_to_stream);
+    const std::size_t i = b_->add(dsl_detail::processor_node_of<K, change<V>, K, V, dsl_detail::table_to_stream_node<K, V>>(name, {node_}));
+    return kstream<K, V>(b_, i, false, key_serde_, value_serde_);
+}
+
+template <class K, class V>
+template <class F, class KS, class VS>
+auto ktable<K, V>::group_by(F selector, grouped<KS, VS> g) const {
+    static_assert(dsl_detail::kv_invocable<F, K, V>, "kstreams: ktable::group_by(): the selector must take (key, value) or (value) of this table's types");
+    using R = dsl_detail::kv_result_t<F, K, V>;
+    static_assert(dsl_detail::pair_like<R>, "kstreams: ktable::group_by(): the selector must return key_value<K2,V2> or std::pair<K2,V2>");
+    using K2 = dsl_detail::pair_key_t<R>;
+    using V2 = dsl_detail::pair_value_t<R>;
+    serde_ref<K2> ks = dsl_detail::pick_serde<K2>(g.key_serde, serde_ref<K2>{});
+    serde_ref<V2> vs = dsl_detail::pick_serde<V2>(g.value_serde, serde_ref<V2>{});
+    const std::string name = b_->name_or_generate(g.name, dsl_detail::names::table_select);
+    const std::size_t i = b_->add(dsl_detail::processor_node_of<K, change<V>, K2, change<V2>, dsl_detail::table_select_node<K, V, K2, V2, F>>(
+        name, {node_}, std::move(selector)));
+    // The subtractor needs the old rows: the tables upstream must send them.
+    b_->enable_send_old_values(node_);
+    return kgrouped_table<K2, V2>(b_, i, ks, vs, g.name);
+}
+
+}  // namespace kstreams
