@@ -1,6 +1,7 @@
 // The Kafka runtime on the embedded (mock) cluster: no broker needed.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -129,4 +130,122 @@ TEST_CASE("streams_config reads Java-style properties") {
     CHECK(c.consumer.at("fetch.wait.max.ms") == "10");
     CHECK(c.kafka.at("linger.ms") == "7");
     CHECK_THROWS_AS(streams_config::from_properties({{"num.stream.threads", "x"}}), std::invalid_argument);
+}
+
+namespace {
+
+/// Forwards lines unchanged; throws on "boom" while `armed` is set (then disarms).
+struct fragile : processor<std::string, std::string, std::string, std::string> {
+    std::atomic<int>* throws_left;
+    explicit fragile(std::atomic<int>* t) : throws_left(t) {}
+    void process(const record<std::string, std::string>& r) override {
+        if (r.value == "boom" && throws_left->fetch_sub(1) > 0) throw std::runtime_error("boom!");
+        context().forward(r);
+    }
+};
+
+topology fragile_topology(std::atomic<int>* throws_left) {
+    topology t;
+    t.add_source<std::string, std::string>("in", {"fragile-in"})
+        .add_processor("fragile", [throws_left] { return std::make_unique<fragile>(throws_left); }, {"in"})
+        .add_sink<std::string, std::string>("out", "fragile-out", {"fragile"});
+    return t;
+}
+
+/// Forwards a tick on every wall-clock punctuation (every 100 ms), without any input.
+struct ticker : processor<std::string, std::string, std::string, std::string> {
+    void init(context_type& ctx) override {
+        processor::init(ctx);
+        ctx.schedule(std::chrono::milliseconds(100), punctuation_type::wall_clock_time, [this](std::int64_t ts) {
+            context().forward(record<std::string, std::string>{"tick", std::to_string(ts), ts});
+        });
+    }
+    void process(const record<std::string, std::string>&) override {}
+};
+
+}  // namespace
+
+KSTREAMS_CO_TEST_CASE("a thread that dies with shutdown_client puts the app in ERROR, naming the record") {
+    std::atomic<int> throws_left{1000};
+    auto topo = fragile_topology(&throws_left);
+    kafka_streams app(topo, embedded_config("fragile-shutdown"));
+    std::atomic<bool> handler_called{false};
+    app.set_uncaught_exception_handler([&](std::exception_ptr) {
+        handler_called = true;
+        return uncaught_exception_response::shutdown_client;
+    });
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(app.bootstrap_servers());
+    writer.send("fragile-in", std::nullopt, std::string("boom"));
+    writer.flush();
+    CHECK(app.wait_until(streams_state::error, 30s));
+    CHECK(handler_called);
+    REQUIRE(app.error() != nullptr);
+    try {
+        std::rethrow_exception(app.error());
+    } catch (const std::exception& e) {
+        CHECK(std::string(e.what()).find("topic fragile-in, partition 0, offset 0") != std::string::npos);
+    }
+    app.close(10s);
+    co_return;
+}
+
+KSTREAMS_CO_TEST_CASE("replace_thread starts a new stream thread that goes on processing") {
+    std::atomic<int> throws_left{1};
+    auto topo = fragile_topology(&throws_left);
+    kafka_streams app(topo, embedded_config("fragile-replace"));
+    app.set_uncaught_exception_handler([](std::exception_ptr) { return uncaught_exception_response::replace_thread; });
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(app.bootstrap_servers());
+    writer.send("fragile-in", std::nullopt, std::string("boom"));
+    writer.send("fragile-in", std::nullopt, std::string("after"));
+    writer.flush();
+    test::topic_reader reader(app.bootstrap_servers(), {"fragile-out"});
+    auto recs = co_await test::next_records(reader, 2, 60s);
+    CHECK(*recs[0].value == "boom");  // reprocessed by the new thread: at-least-once
+    CHECK(*recs[1].value == "after");
+    CHECK(app.state() != streams_state::error);
+    CHECK(app.close(30s));
+}
+
+KSTREAMS_CO_TEST_CASE("wall-clock punctuations fire from an Asio timer with no input at all") {
+    topology t;
+    t.add_source<std::string, std::string>("in", {"idle-in"})
+        .add_processor("ticker", [] { return std::make_unique<ticker>(); }, {"in"})
+        .add_sink<std::string, std::string>("out", "ticks", {"ticker"});
+    kafka_streams app(t, embedded_config("ticker"));
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_reader reader(app.bootstrap_servers(), {"ticks"});
+    auto recs = co_await test::next_records(reader, 3, 30s);
+    CHECK(recs.size() == 3);
+    CHECK(std::stoll(*recs[2].value) > std::stoll(*recs[0].value));
+    CHECK(app.close(30s));
+}
+
+KSTREAMS_CO_TEST_CASE("two stream threads share the partitions of one app") {
+    auto topo = test::word_count_topology("mt-in", "mt-out");
+    auto cfg = embedded_config("two-threads");
+    cfg.num_stream_threads = 2;
+    cfg.embedded_partitions = 4;
+    kafka_streams app(topo, cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(app.bootstrap_servers());
+    // Keyed by the word, so each word is counted by one task (word count does not repartition).
+    for (int i = 0; i < 40; ++i) {
+        const std::string w = "w" + std::to_string(i % 8);
+        writer.send("mt-in", w, w);
+    }
+    writer.flush();
+    test::topic_reader reader(app.bootstrap_servers(), {"mt-out"});
+    auto recs = co_await test::next_records(reader, 40, 60s);
+    std::map<std::string, std::int64_t> counts;
+    for (const auto& r : recs) counts[*r.key] = std::max(counts[*r.key], r.value_as<std::int64_t>());
+    CHECK(counts.size() == 8);
+    for (const auto& [w, n] : counts) CHECK_MESSAGE(n == 5, w);
+    CHECK(app.metrics().value("records-processed") == 40);
+    CHECK(app.close(30s));
 }
