@@ -1,4 +1,4 @@
-// Word count on the embedded Kafka cluster: no broker needed. Pass a bootstrap address (and make
+// Word count (DSL) on the embedded Kafka cluster: no broker needed. Pass a bootstrap address (and make
 // sure the topics text-lines and word-counts exist there) to run it on a real cluster instead.
 //
 //   word_count [bootstrap.servers] [lines...]
@@ -8,43 +8,32 @@
 #include <sstream>
 #include <vector>
 
-#include <kstreams/state/stores.hpp>
+#include <kstreams/dsl/streams_builder.hpp>
 #include <kstreams/streams.hpp>
 #include <kstreams/test/topic_client.hpp>
-#include <kstreams/topology.hpp>
 
 using namespace kstreams;
 using namespace std::chrono_literals;
-
-namespace {
-struct split_and_count : processor<std::string, std::string, std::string, std::int64_t> {
-    key_value_store<std::string, std::int64_t>* counts = nullptr;
-    void init(context_type& ctx) override {
-        processor::init(ctx);
-        counts = &ctx.get_state_store<key_value_store<std::string, std::int64_t>>("counts");
-    }
-    void process(const record<std::string, std::string>& r) override {
-        std::istringstream words(r.value);
-        for (std::string w; words >> w;) {
-            const std::int64_t n = counts->get(w).value_or(0) + 1;
-            counts->put(w, n);
-            context().forward(record<std::string, std::int64_t>{w, n, r.timestamp});
-        }
-    }
-};
-}  // namespace
 
 int main(int argc, char** argv) {
     std::vector<std::string> lines;
     for (int i = 2; i < argc; ++i) lines.emplace_back(argv[i]);
     if (lines.empty()) lines = {"all streams lead to kafka", "hello kafka streams", "join kafka summit"};
 
-    topology t;
-    t.add_source<std::string, std::string>("lines", {"text-lines"})
-        .add_processor("count", [] { return std::make_unique<split_and_count>(); }, {"lines"})
-        .add_state_store(stores::key_value_store_builder<std::string, std::int64_t>(stores::in_memory_key_value_store("counts")),
-                         {"count"})
-        .add_sink<std::string, std::int64_t>("counts-out", "word-counts", {"count"});
+    // Lines in, words out (re-keyed through a repartition topic), counted per word.
+    streams_builder builder;
+    builder.stream<std::string, std::string>("text-lines")
+        .flat_map_values([](const std::string& line) {
+            std::vector<std::string> words;
+            std::istringstream in(line);
+            for (std::string w; in >> w;) words.push_back(w);
+            return words;
+        })
+        .group_by([](const std::string&, const std::string& word) { return word; })
+        .count()
+        .to_stream()
+        .to("word-counts");
+    const topology t = builder.build();
     std::cout << t.describe().to_string();
 
     streams_config config;
@@ -59,20 +48,28 @@ int main(int argc, char** argv) {
             std::cerr << "word_count: the app did not reach RUNNING (state " << to_string(app.state()) << ")\n";
             return 1;
         }
-        std::size_t words = 0;
+        std::map<std::string, std::int64_t> expected;
         {
             test::topic_writer writer(app.bootstrap_servers());
             for (const auto& line : lines) {
                 writer.send("text-lines", std::nullopt, line);
                 std::istringstream in(line);
-                for (std::string w; in >> w;) ++words;
+                for (std::string w; in >> w;) ++expected[w];
             }
             writer.flush();
         }
+        // Counts are updated per word (or per commit, with caching): read until they add up.
         test::topic_reader reader(app.bootstrap_servers(), {"word-counts"});
         std::map<std::string, std::int64_t> counts;
-        for (const auto& r : reader.read(words, 30s)) counts[r.key_as<std::string>()] = r.value_as<std::int64_t>();
+        const auto deadline = std::chrono::steady_clock::now() + 30s;
+        while (counts != expected && std::chrono::steady_clock::now() < deadline)
+            for (const auto& r : reader.read_until_quiet(300ms)) counts[r.key_as<std::string>()] = r.value_as<std::int64_t>();
         for (const auto& [word, count] : counts) std::cout << word << "\t" << count << "\n";
+        if (counts != expected) {
+            std::cerr << "word_count: the counts did not add up within 30 s\n";
+            app.close(30s);
+            return 1;
+        }
     } catch (const std::exception& e) {
         std::cerr << "word_count: " << e.what() << "\n";
         return 1;
