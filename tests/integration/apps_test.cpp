@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <sstream>
 
+#include <kstreams/dsl/streams_builder.hpp>
 #include <kstreams/streams.hpp>
 #include <kstreams/test/coroutine_test.hpp>
 
@@ -104,4 +106,67 @@ TEST_CASE("a missing source topic on the real broker is a clear error") {
     kafka_streams app(topo, test::broker_config(test::unique("absent"), test::temp_state_dir("absent")));
     CHECK_THROWS_WITH_AS(app.start(), doctest::Contains("is missing on the cluster"), streams_error);
     CHECK(app.state() == streams_state::error);
+}
+
+TEST_CASE("DSL: word count through group_by's repartition topic on the real broker") {
+    const auto in = test::unique("dsl-wc-in"), out = test::unique("dsl-wc-out");
+    test::create_topics({{in, 2}, {out, 2}});
+    streams_builder builder;
+    builder.stream<std::string, std::string>(in)
+        .flat_map_values([](const std::string& line) {
+            std::vector<std::string> words;
+            std::istringstream s(line);
+            for (std::string w; s >> w;) words.push_back(w);
+            return words;
+        })
+        .group_by([](const std::string&, const std::string& w) { return w; })
+        .count()
+        .to_stream()
+        .to(out);
+    const topology topo = builder.build();
+    kafka_streams app(topo, test::broker_config(test::unique("dsl-wc"), test::temp_state_dir("dsl-wc")));
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 60s));
+    test::topic_writer writer(test::broker());
+    for (const char* line : {"all streams lead to kafka", "hello kafka streams", "join kafka summit"})
+        writer.send(in, std::string(line), std::string(line));
+    writer.flush();
+    test::topic_reader reader(test::broker(), {out});
+    std::map<std::string, std::int64_t> latest;
+    const std::map<std::string, std::int64_t> expected{{"all", 1},  {"hello", 1},   {"join", 1},   {"kafka", 3},
+                                                       {"lead", 1}, {"streams", 2}, {"summit", 1}, {"to", 1}};
+    test::read_until_latest_equals(reader, expected, 60s, latest);
+    CHECK(latest == expected);
+    CHECK(app.close(60s));
+}
+
+TEST_CASE("DSL: a table aggregation with adder and subtractor on the real broker") {
+    const auto in = test::unique("dsl-users"), out = test::unique("dsl-region-counts");
+    test::create_topics({{in, 2}, {out, 1}});
+    streams_builder builder;
+    builder.table<std::string, std::string>(in)
+        .group_by([](const std::string& user, const std::string& region) { return std::pair{region, user}; })
+        .aggregate([] { return std::int64_t{0}; },
+                   [](const std::string&, const std::string&, std::int64_t n) { return n + 1; },
+                   [](const std::string&, const std::string&, std::int64_t n) { return n - 1; })
+        .to_stream()
+        .to(out);
+    const topology topo = builder.build();
+    kafka_streams app(topo, test::broker_config(test::unique("dsl-regions"), test::temp_state_dir("dsl-regions")));
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 60s));
+    test::topic_writer writer(test::broker());
+    writer.send(in, std::string("u1"), std::string("eu"));
+    writer.send(in, std::string("u2"), std::string("eu"));
+    writer.send(in, std::string("u3"), std::string("us"));
+    writer.send(in, std::string("u1"), std::string("us"));
+    writer.send(in, std::string("u2"), std::nullopt);
+    writer.send(in, std::string("u4"), std::string("apac"));
+    writer.flush();
+    test::topic_reader reader(test::broker(), {out});
+    std::map<std::string, std::int64_t> latest;
+    const std::map<std::string, std::int64_t> expected{{"apac", 1}, {"eu", 0}, {"us", 2}};
+    test::read_until_latest_equals(reader, expected, 60s, latest);
+    CHECK(latest == expected);
+    CHECK(app.close(60s));
 }
