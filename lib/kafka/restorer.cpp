@@ -1,6 +1,7 @@
 #include "lib/kafka/restorer.hpp"
 
 #include <map>
+#include <thread>
 
 #include <kstreams/error.hpp>
 
@@ -13,8 +14,19 @@ void restore(rd_kafka_t* consumer, std::vector<restore_target>& targets, std::ch
     tpl_ptr assignment = make_tpl();
     for (auto& t : targets) {
         std::int64_t lo = 0, hi = 0;
-        const rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(consumer, t.topic.c_str(), t.partition, &lo, &hi,
-                                                                         static_cast<int>(stall_timeout.count()));
+        // Right after a topic is created its partitions may not have a leader yet: retry those.
+        const auto deadline = std::chrono::steady_clock::now() + stall_timeout;
+        rd_kafka_resp_err_t err;
+        for (;;) {
+            err = rd_kafka_query_watermark_offsets(consumer, t.topic.c_str(), t.partition, &lo, &hi,
+                                                   static_cast<int>(stall_timeout.count()));
+            const bool retriable = err == RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION ||
+                                   err == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE ||
+                                   err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
+                                   err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION || err == RD_KAFKA_RESP_ERR__TRANSPORT;
+            if (!retriable || std::chrono::steady_clock::now() > deadline) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
         if (err)
             throw streams_error("could not read the end offset of changelog " + describe_partition(t.topic, t.partition) +
                                 " (store " + t.store + "): " + rd_kafka_err2str(err));

@@ -25,9 +25,12 @@ const std::map<std::string, std::int32_t>& topic_admin::partition_counts(bool re
         throw streams_error("could not reach the Kafka cluster at bootstrap.servers=" + bootstrap_ + " within " +
                             std::to_string(timeout_.count()) + " ms: " + rd_kafka_err2str(err));
     counts_.clear();
+    leaderless_.clear();
     for (int i = 0; i < md->topic_cnt; ++i) {
         const auto& t = md->topics[i];
         if (t.err == RD_KAFKA_RESP_ERR_NO_ERROR) counts_[t.topic] = t.partition_cnt;
+        for (int p = 0; p < t.partition_cnt; ++p)
+            if (t.partitions[p].leader < 0 || t.partitions[p].err) leaderless_.insert(t.topic);
     }
     rd_kafka_metadata_destroy(md);
     loaded_ = true;
@@ -86,12 +89,12 @@ void topic_admin::create_topics(const std::vector<topic_spec>& topics) {
             }
         }
     }
-    // Wait until metadata shows every topic, so the consumers subscribe to existing topics.
+    // Wait until metadata shows every topic with leaders, so the consumers subscribe to existing topics.
     const auto deadline = std::chrono::steady_clock::now() + timeout_;
     for (;;) {
         partition_counts(true);
         bool all = true;
-        for (const auto* t : missing) all = all && counts_.count(t->name);
+        for (const auto* t : missing) all = all && counts_.count(t->name) && !leaderless_.count(t->name);
         if (all) break;
         if (std::chrono::steady_clock::now() > deadline)
             throw streams_error("created topics did not appear in the metadata of bootstrap.servers=" + bootstrap_);

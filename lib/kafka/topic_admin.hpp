@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ private:
     std::chrono::milliseconds timeout_;
     embedded_cluster* embedded_;
     std::map<std::string, std::int32_t> counts_;
+    std::set<std::string> leaderless_;  ///< topics with a partition that has no leader yet
     bool loaded_ = false;
 };
 
