@@ -67,6 +67,7 @@ struct stream_thread::state {
     kafka::queue_ptr purge_queue;
     int pipe_r = -1, pipe_w = -1;
     std::map<task_id, std::unique_ptr<active_task>> tasks;
+    std::map<task_id, std::unique_ptr<active_task>> suspended;  ///< revoked, kept until the next assignment
     std::map<std::string, std::vector<partition_slot>, std::less<>> slots;
     std::exception_ptr callback_error;
     bool failed = false;
@@ -172,7 +173,8 @@ struct stream_thread::state {
             ctx.on_rebalance(self.index_, true);
             const bool lost = rd_kafka_assignment_lost(consumer.get());
             if (lost) KSTREAMS_LOG(warn, name + ": partitions lost; closing tasks without committing");
-            close_tasks(!lost && !failed);
+            if (lost || failed) close_tasks(false);
+            else suspend_tasks();
             rd_kafka_assign(consumer.get(), nullptr);
         }
     }
@@ -186,6 +188,13 @@ struct stream_thread::state {
             const auto& sub = ctx.groups->subtopologies[sub_it->second];
             const task_id id{sub.id, tp.partition};
             auto& at = tasks[id];
+            if (!at) {
+                // A task suspended by the revocation before comes back as it was: no restoration.
+                if (auto it = suspended.find(id); it != suspended.end()) {
+                    at = std::move(it->second);
+                    suspended.erase(it);
+                }
+            }
             if (!at) {
                 at = std::make_unique<active_task>();
                 at->task = std::make_unique<stream_task>(*ctx.model, *ctx.groups, sub, id, env);
@@ -209,6 +218,7 @@ struct stream_thread::state {
                         if (auto* q = find_queue(committed->elems[i].topic, committed->elems[i].partition))
                             q->set_start(committed->elems[i].offset);
         }
+        close_suspended();
         restore(fresh);
         KSTREAMS_LOG(info, name + ": assigned " + std::to_string(parts->cnt) + " partitions, " +
                                std::to_string(tasks.size()) + " tasks");
@@ -288,19 +298,22 @@ struct stream_thread::state {
     }
 
     void write_checkpoints() {
+        for (auto& [id, at] : tasks) write_checkpoint_of(id, *at);
+    }
+
+    /// Records the changelog offsets the task's stores hold; for persistent stores, on disk too.
+    void write_checkpoint_of(const task_id& id, active_task& at) {
         const auto& acked = collector->changelog_offsets();
-        for (auto& [id, at] : tasks) {
-            for (const auto& reg : at->task->changelogs())
-                if (auto it = acked.find({reg.topic, id.partition}); it != acked.end())
-                    at->changelog_offsets[it->first] = it->second;
-            if (env.state_dir.empty() || !at->task->has_persistent_stores()) continue;
-            checkpoint_offsets persistent;
-            for (const auto& reg : at->task->changelogs())
-                if (reg.store->persistent())
-                    if (auto it = at->changelog_offsets.find({reg.topic, id.partition}); it != at->changelog_offsets.end())
-                        persistent.insert(*it);
-            write_checkpoint(at->task->task_directory(), persistent);
-        }
+        for (const auto& reg : at.task->changelogs())
+            if (auto it = acked.find({reg.topic, id.partition}); it != acked.end())
+                at.changelog_offsets[it->first] = it->second;
+        if (env.state_dir.empty() || !at.task->has_persistent_stores()) return;
+        checkpoint_offsets persistent;
+        for (const auto& reg : at.task->changelogs())
+            if (reg.store->persistent())
+                if (auto it = at.changelog_offsets.find({reg.topic, id.partition}); it != at.changelog_offsets.end())
+                    persistent.insert(*it);
+        write_checkpoint(at.task->task_directory(), persistent);
     }
 
     /// Deletes repartition records up to the committed offsets (every 30 s, as Kafka Streams'
@@ -323,7 +336,30 @@ struct stream_thread::state {
         rd_kafka_DeleteRecords_destroy(del);
     }
 
+    /// Eager rebalancing revokes everything: commit, then keep the tasks (state and all) in case
+    /// they are assigned again; their buffered records are dropped (refetched from the commit).
+    void suspend_tasks() {
+        commit_all();
+        for (auto& [id, at] : tasks) {
+            at->group = partition_group{};
+            suspended[id] = std::move(at);
+        }
+        slots.clear();
+        tasks.clear();
+    }
+
+    /// Closes the suspended tasks that did not come back (already committed when suspended).
+    void close_suspended() {
+        for (auto& [id, at] : suspended) {
+            at->task->close();
+            write_checkpoint_of(id, *at);
+        }
+        suspended.clear();
+    }
+
     void close_tasks(bool clean) {
+        for (auto& [id, at] : suspended) tasks[id] = std::move(at);  // closed below with the rest
+        suspended.clear();
         if (clean) commit_all();
         for (auto& [id, at] : tasks) {
             try {
