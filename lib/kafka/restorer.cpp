@@ -59,7 +59,11 @@ void restore(rd_kafka_t* consumer, std::vector<restore_target>& targets, std::ch
             if (current) apply(*current);
             if (std::chrono::steady_clock::now() - last_progress > stall_timeout) {
                 std::string names;
-                for (auto& [tp, t] : pending) names += " " + describe_partition(tp.first, tp.second) + " (store " + t->store + ")";
+                for (auto& [tp, t] : pending) {
+                    // Appended piecewise: g++ 12 -O3 warns (-Wrestrict) on `" " + string + ...` here.
+                    names.append(" ").append(describe_partition(tp.first, tp.second));
+                    names.append(" (store ").append(t->store).append(")");
+                }
                 rd_kafka_assign(consumer, nullptr);
                 throw streams_error("restoring state stalled for " + std::to_string(stall_timeout.count()) +
                                     " ms on changelog" + names);
