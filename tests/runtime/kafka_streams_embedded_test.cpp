@@ -249,3 +249,31 @@ KSTREAMS_CO_TEST_CASE("two stream threads share the partitions of one app") {
     CHECK(app.metrics().value("records-processed") == 40);
     CHECK(app.close(30s));
 }
+
+KSTREAMS_CO_TEST_CASE("a task with two input partitions processes the buffered record with the lowest timestamp first") {
+    embedded_cluster cluster;
+    cluster.create_topic("left", 1);
+    cluster.create_topic("right", 1);
+    cluster.create_topic("merged", 1);
+    {
+        // Loaded before the app starts, so both partitions are buffered when processing begins.
+        test::topic_writer writer(cluster.bootstrap_servers());
+        for (std::int64_t ts : {1, 3, 5}) writer.send("left", std::string("k"), "L" + std::to_string(ts), ts * 1000);
+        for (std::int64_t ts : {2, 4, 6}) writer.send("right", std::string("k"), "R" + std::to_string(ts), ts * 1000);
+        writer.flush();
+    }
+    topology t;
+    t.add_source<std::string, std::string>("both", {"left", "right"})
+        .add_sink<std::string, std::string>("out", "merged", {"both"});
+    auto cfg = embedded_config("timestamp-order");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    kafka_streams app(t, cfg);
+    app.start();
+    test::topic_reader reader(cluster.bootstrap_servers(), {"merged"});
+    auto recs = co_await test::next_records(reader, 6, 30s);
+    std::vector<std::string> order;
+    for (const auto& r : recs) order.push_back(*r.value);
+    CHECK(order == std::vector<std::string>{"L1", "R2", "L3", "R4", "L5", "R6"});
+    CHECK(recs[5].timestamp == 6000);
+    CHECK(app.close(30s));
+}
