@@ -41,6 +41,9 @@ struct streams_config {
     std::size_t buffered_records_per_partition = 1000;
     /// Replication factor of internal topics; -1 takes the broker's default.
     std::int16_t replication_factor = -1;
+    /// Multi-cluster: sink topics (not internal ones) are written to this cluster; empty = the
+    /// cluster the app reads. Repartition topics and changelogs stay on the source cluster.
+    std::string sink_bootstrap_servers;
     /// Static membership (`group.instance.id`); empty = dynamic. With several stream threads each
     /// thread's consumer uses `<id>-<thread index>`.
     std::string group_instance_id;

@@ -9,13 +9,23 @@ namespace kstreams::kafka {
 kafka_collector::kafka_collector(std::map<std::string, std::string> settings, production_error_policy policy,
                                  kstreams::metrics& metrics,
                                  std::map<std::string, std::int32_t, std::less<>> partition_counts,
-                                 std::set<std::string, std::less<>> changelog_topics)
+                                 std::set<std::string, std::less<>> changelog_topics,
+                                 std::optional<std::map<std::string, std::string>> sink_settings,
+                                 std::set<std::string, std::less<>> internal_topics)
     : policy_(policy), metrics_(metrics), partition_counts_(std::move(partition_counts)),
-      changelog_topics_(std::move(changelog_topics)) {
-    conf_ptr conf = make_conf(settings, "producer");
-    rd_kafka_conf_set_dr_msg_cb(conf.get(), &kafka_collector::on_delivery);
-    rd_kafka_conf_set_opaque(conf.get(), this);
-    producer_ = make_client(RD_KAFKA_PRODUCER, std::move(conf), "producer");
+      changelog_topics_(std::move(changelog_topics)), internal_topics_(std::move(internal_topics)) {
+    auto make = [this](const std::map<std::string, std::string>& s, const char* kind) {
+        conf_ptr conf = make_conf(s, kind);
+        rd_kafka_conf_set_dr_msg_cb(conf.get(), &kafka_collector::on_delivery);
+        rd_kafka_conf_set_opaque(conf.get(), this);
+        return make_client(RD_KAFKA_PRODUCER, std::move(conf), kind);
+    };
+    producer_ = make(settings, "producer");
+    if (sink_settings) {
+        sink_producer_ = make(*sink_settings, "sink producer");
+        // Partition counts known at start are the source cluster's: only internal topics keep them.
+        std::erase_if(partition_counts_, [this](const auto& kv) { return !internal_topics_.count(kv.first); });
+    }
 }
 
 kafka_collector::~kafka_collector() {
@@ -28,7 +38,8 @@ kafka_collector::topic_entry& kafka_collector::entry(std::string_view topic) {
     if (it == topics_.end()) {
         topic_entry e;
         e.name = std::string(topic);
-        e.rkt = rd_kafka_topic_new(producer_.get(), e.name.c_str(), nullptr);
+        e.rk = sink_producer_ && !internal_topics_.count(e.name) ? sink_producer_.get() : producer_.get();
+        e.rkt = rd_kafka_topic_new(e.rk, e.name.c_str(), nullptr);
         if (!e.rkt) throw streams_error("could not open topic " + e.name + " for writing: " +
                                         rd_kafka_err2str(rd_kafka_last_error()));
         e.changelog = changelog_topics_.count(e.name) > 0;
@@ -57,13 +68,13 @@ void kafka_collector::send(std::string_view topic, std::optional<std::int32_t> p
     const std::size_t value_len = value ? value->size() : 0;
     for (;;) {
         const rd_kafka_resp_err_t err = rd_kafka_producev(
-            producer_.get(), RD_KAFKA_V_RKT(e.rkt), RD_KAFKA_V_PARTITION(part), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+            e.rk, RD_KAFKA_V_RKT(e.rkt), RD_KAFKA_V_PARTITION(part), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
             RD_KAFKA_V_KEY(key_ptr, key_len), RD_KAFKA_V_VALUE(value_ptr, value_len), RD_KAFKA_V_TIMESTAMP(timestamp),
             RD_KAFKA_V_HEADERS(rh), RD_KAFKA_V_END);
         if (!err) return;
         if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
             // Backpressure: serve delivery reports until there is room.
-            rd_kafka_poll(producer_.get(), 10);
+            rd_kafka_poll(e.rk, 10);
             continue;
         }
         if (rh) rd_kafka_headers_destroy(rh);
@@ -80,8 +91,8 @@ void kafka_collector::send(std::string_view topic, std::optional<std::int32_t> p
 std::int32_t kafka_collector::partition_count(std::string_view topic) {
     if (auto it = partition_counts_.find(topic); it != partition_counts_.end()) return it->second;
     const rd_kafka_metadata_t* md = nullptr;
-    rd_kafka_topic_t* rkt = entry(topic).rkt;
-    if (rd_kafka_resp_err_t err = rd_kafka_metadata(producer_.get(), 0, rkt, &md, 10000))
+    topic_entry& e = entry(topic);
+    if (rd_kafka_resp_err_t err = rd_kafka_metadata(e.rk, 0, e.rkt, &md, 10000))
         throw streams_error("could not get the partition count of topic " + std::string(topic) + ": " +
                             rd_kafka_err2str(err));
     std::int32_t n = md->topic_cnt == 1 && !md->topics[0].err ? md->topics[0].partition_cnt : 0;
@@ -128,11 +139,13 @@ void kafka_collector::check_failed() {
 
 void kafka_collector::poll() {
     rd_kafka_poll(producer_.get(), 0);
+    if (sink_producer_) rd_kafka_poll(sink_producer_.get(), 0);
     check_failed();
 }
 
 void kafka_collector::flush(std::chrono::milliseconds timeout) {
-    const rd_kafka_resp_err_t err = rd_kafka_flush(producer_.get(), static_cast<int>(timeout.count()));
+    rd_kafka_resp_err_t err = rd_kafka_flush(producer_.get(), static_cast<int>(timeout.count()));
+    if (sink_producer_ && !err) err = rd_kafka_flush(sink_producer_.get(), static_cast<int>(timeout.count()));
     check_failed();
     if (err) throw streams_error(std::string("the producer could not deliver its records within ") +
                                  std::to_string(timeout.count()) + " ms: " + rd_kafka_err2str(err));

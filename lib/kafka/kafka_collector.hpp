@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -20,9 +21,13 @@ namespace kstreams::kafka {
 class kafka_collector final : public detail::record_collector {
 public:
     /// `settings`: the producer's librdkafka settings; `partition_counts`: the app's topics.
+    /// `sink_settings`, if any, make a second producer for the topics that are not internal
+    /// (`internal_topics`): sinks then write to another cluster than the one the app reads.
     kafka_collector(std::map<std::string, std::string> settings, production_error_policy policy,
                     kstreams::metrics& metrics, std::map<std::string, std::int32_t, std::less<>> partition_counts,
-                    std::set<std::string, std::less<>> changelog_topics);
+                    std::set<std::string, std::less<>> changelog_topics,
+                    std::optional<std::map<std::string, std::string>> sink_settings = std::nullopt,
+                    std::set<std::string, std::less<>> internal_topics = {});
     ~kafka_collector() override;
 
     void send(std::string_view topic, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
@@ -39,11 +44,14 @@ public:
         return changelog_offsets_;
     }
     rd_kafka_t* handle() const { return producer_.get(); }
+    /// The producer for sink topics on another cluster, or nullptr.
+    rd_kafka_t* sink_handle() const { return sink_producer_.get(); }
 
 private:
     struct topic_entry {
         std::string name;
         rd_kafka_topic_t* rkt = nullptr;
+        rd_kafka_t* rk = nullptr;
         bool changelog = false;
     };
     static void on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
@@ -56,6 +64,8 @@ private:
     std::map<std::string, std::int32_t, std::less<>> partition_counts_;
     std::set<std::string, std::less<>> changelog_topics_;
     rk_ptr producer_;
+    rk_ptr sink_producer_;
+    std::set<std::string, std::less<>> internal_topics_;
     std::map<std::string, topic_entry, std::less<>> topics_;
     topic_entry* last_ = nullptr;
     std::map<std::pair<std::string, std::int32_t>, std::int64_t> changelog_offsets_;

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <kstreams/detail/topology_model.hpp>
@@ -23,6 +24,8 @@ struct app_context {
     std::map<std::string, std::string> consumer_settings;
     std::map<std::string, std::string> producer_settings;
     std::map<std::string, std::string> restore_settings;
+    /// Set when sinks write to another cluster (streams_config::sink_bootstrap_servers).
+    std::optional<std::map<std::string, std::string>> sink_producer_settings;
     /// A thread entered (true) or left (false) a rebalance.
     std::function<void(int thread, bool rebalancing)> on_rebalance;
 };

@@ -209,6 +209,11 @@ struct kafka_streams::impl {
                                                    {"linger.ms", "100"}},
                                                   common),
                                            cfg.producer);
+            if (!cfg.sink_bootstrap_servers.empty()) {
+                ctx.sink_producer_settings = ctx.producer_settings;
+                (*ctx.sink_producer_settings)["bootstrap.servers"] =
+                    is_embedded(cfg.sink_bootstrap_servers) ? bootstrap : cfg.sink_bootstrap_servers;
+            }
             kafka::topic_admin admin(merged(common, cfg.admin), cfg.startup_timeout, cluster);
             ctx.plan = detail::plan_topics(topo.model(), groups, admin,
                                            {cfg.application_id, cfg.replication_factor, own_cluster != nullptr,

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <optional>
+#include <set>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -65,6 +66,7 @@ struct stream_thread::state {
     kafka::queue_ptr consumer_queue;
     kafka::queue_ptr producer_queue;
     kafka::queue_ptr purge_queue;
+    kafka::queue_ptr sink_queue;
     int pipe_r = -1, pipe_w = -1;
     std::map<task_id, std::unique_ptr<active_task>> tasks;
     std::map<task_id, std::unique_ptr<active_task>> suspended;  ///< revoked, kept until the next assignment
@@ -83,10 +85,12 @@ struct stream_thread::state {
     ~state() {
         if (consumer_queue) rd_kafka_queue_io_event_enable(consumer_queue.get(), -1, nullptr, 0);
         if (producer_queue) rd_kafka_queue_io_event_enable(producer_queue.get(), -1, nullptr, 0);
+        if (sink_queue) rd_kafka_queue_io_event_enable(sink_queue.get(), -1, nullptr, 0);
         tasks.clear();
         slots.clear();
         consumer_queue.reset();
         producer_queue.reset();
+        sink_queue.reset();
         purge_queue.reset();
         consumer.reset();
         restore_consumer.reset();
@@ -109,8 +113,13 @@ struct stream_thread::state {
 
         auto producer_settings = ctx.producer_settings;
         producer_settings["client.id"] = name + "-producer";
+        std::optional<std::map<std::string, std::string>> sink_settings = ctx.sink_producer_settings;
+        if (sink_settings) (*sink_settings)["client.id"] = name + "-sink-producer";
+        std::set<std::string, std::less<>> internal(ctx.plan.repartition_topics.begin(), ctx.plan.repartition_topics.end());
+        internal.insert(ctx.plan.changelog_topics.begin(), ctx.plan.changelog_topics.end());
         collector = std::make_unique<kafka::kafka_collector>(producer_settings, cfg.on_production_error, metrics,
-                                                             ctx.plan.partition_counts, ctx.plan.changelog_topics);
+                                                             ctx.plan.partition_counts, ctx.plan.changelog_topics,
+                                                             std::move(sink_settings), std::move(internal));
         env.collector = collector.get();
 
         auto consumer_settings = ctx.consumer_settings;
@@ -139,6 +148,10 @@ struct stream_thread::state {
         rd_kafka_queue_io_event_enable(consumer_queue.get(), pipe_w, "1", 1);
         producer_queue.reset(rd_kafka_queue_get_main(collector->handle()));
         rd_kafka_queue_io_event_enable(producer_queue.get(), pipe_w, "1", 1);
+        if (collector->sink_handle()) {
+            sink_queue.reset(rd_kafka_queue_get_main(collector->sink_handle()));
+            rd_kafka_queue_io_event_enable(sink_queue.get(), pipe_w, "1", 1);
+        }
         purge_queue.reset(rd_kafka_queue_new(collector->handle()));
 
         kafka::tpl_ptr topics = kafka::make_tpl();

@@ -277,3 +277,27 @@ KSTREAMS_CO_TEST_CASE("a task with two input partitions processes the buffered r
     CHECK(recs[5].timestamp == 6000);
     CHECK(app.close(30s));
 }
+
+KSTREAMS_CO_TEST_CASE("multi-cluster: sources read from one cluster, sinks write to another, internal topics stay") {
+    embedded_cluster source, sink;
+    source.create_topic("mc-in", 1);
+    sink.create_topic("mc-out", 1);
+    auto topo = test::word_count_topology("mc-in", "mc-out");
+    auto cfg = embedded_config("multi-cluster");
+    cfg.bootstrap_servers = source.bootstrap_servers();
+    cfg.sink_bootstrap_servers = sink.bootstrap_servers();
+    kafka_streams app(topo, cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(source.bootstrap_servers());
+    writer.send("mc-in", std::nullopt, std::string("a b a"));
+    writer.flush();
+    test::topic_reader out(sink.bootstrap_servers(), {"mc-out"});
+    auto recs = co_await test::next_records(out, 3, 30s);
+    CHECK(*recs[2].key == "a");
+    CHECK(recs[2].value_as<std::int64_t>() == 2);
+    // Nothing of the sink went to the source cluster.
+    test::topic_reader wrong(source.bootstrap_servers(), {"mc-out"});
+    CHECK(wrong.read_until_quiet(500ms).empty());
+    CHECK(app.close(30s));
+}
