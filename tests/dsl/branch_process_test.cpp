@@ -117,7 +117,7 @@ TEST_CASE("print writes [label]: key, value lines") {
     std::ifstream f2(path.string() + ".2");
     std::string first;
     std::getline(f2, first);
-    CHECK(first == "[KSTREAM-PRINTER-0000000002]: k, v");
+    CHECK(first == "[KSTREAM-SOURCE-0000000000]: k, v");  // labelled with the printed stream's name
     std::filesystem::remove(path);
     std::filesystem::remove(path.string() + ".2");
 }

@@ -186,7 +186,7 @@ TEST_CASE("an unmaterialized table source keeps no store; a named one does") {
     CHECK(store_names(t) == std::vector<std::string>{"b-store"});
 }
 
-TEST_CASE("split names branches after the splitter; merge, print, to_table and process take their prefixes") {
+TEST_CASE("split names branches after the splitter (each branch burns an index); merge, print, to_table and process take their prefixes") {
     streams_builder b;
     auto s = b.stream<std::string, std::string>("in");
     auto branches = s.split()
@@ -204,9 +204,9 @@ TEST_CASE("split names branches after the splitter; merge, print, to_table and p
     const topology t = b.build();
     names_t all;
     for (const auto& sub : shape(t)) all.insert(sub.begin(), sub.end());
-    CHECK(all.contains("KSTREAM-MERGE-0000000002"));
-    CHECK(all.contains("KSTREAM-PRINTER-0000000003"));
-    CHECK(all.contains("KSTREAM-TOTABLE-0000000004"));
+    CHECK(all.contains("KSTREAM-MERGE-0000000006"));
+    CHECK(all.contains("KSTREAM-PRINTER-0000000007"));
+    CHECK(all.contains("KSTREAM-TOTABLE-0000000008"));
 }
 
 TEST_CASE("building twice gives the same topology; a wiring mistake throws topology_error at build()") {

@@ -122,7 +122,7 @@ TEST_CASE("table aggregate and reduce call the subtractor before the adder, in o
     std::vector<str> calls;
     streams_builder b;
     auto t = b.table<str, str>("in");
-    t.group_by([](const str& k, const str& v) { return std::pair{str("all"), static_cast<std::int64_t>(std::stoll(v))}; },
+    t.group_by([](const str&, const str& v) { return std::pair{str("all"), static_cast<std::int64_t>(std::stoll(v))}; },
                grouped<>::as("sum"))
         .aggregate([] { return std::int64_t{0}; },
                    [&](const str&, std::int64_t v, std::int64_t agg) { calls.push_back("+" + std::to_string(v)); return agg + v; },

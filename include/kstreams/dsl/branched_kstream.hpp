@@ -43,6 +43,7 @@ private:
 
     void add_branch(std::function<bool(const K&, const V&)> pred, const branched& b, int index) {
         const std::string name = splitter_ + (b.name.empty() ? std::to_string(index) : b.name);
+        parent_.b_->new_processor_name(name);  // Kafka Streams burns an index per branch
         spec_->predicates.push_back(std::move(pred));
         spec_->children.push_back(name);
         const std::size_t i = parent_.b_->add(

@@ -126,10 +126,13 @@ public:
         add<K, V, dsl_detail::foreach_node<K, V, F>>(n, dsl_detail::names::foreach, std::move(f));
     }
 
-    /// Prints "[label]: key, value" per record to standard output or a file.
+    /// Prints "[label]: key, value" per record to standard output or a file; the label defaults
+    /// to the name of this stream's node.
     void print(printed p = {}) const {
         const std::string name = b_->name_or_generate(p.name, dsl_detail::names::printer);
-        b_->add(dsl_detail::processor_node_of<K, V, K, V, dsl_detail::print_node<K, V>>(name, {node_}, p.file, p.label));
+        // Kafka Streams labels the lines with the printed stream's name unless given a label.
+        const std::string label = p.label.empty() ? b_->at(node_).name : p.label;
+        b_->add(dsl_detail::processor_node_of<K, V, K, V, dsl_detail::print_node<K, V>>(name, {node_}, p.file, label));
     }
 
     /// Splits the stream into named branches; see branched_kstream.

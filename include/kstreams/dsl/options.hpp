@@ -152,7 +152,7 @@ struct repartitioned {
 /// Where print() writes: standard output (the default) or a file; an optional label.
 struct printed {
     std::string file;   ///< empty = standard output
-    std::string label;  ///< empty = the processor's name
+    std::string label;  ///< empty = the name of the printed stream's node
     std::string name;
     static printed to_sys_out() { return {}; }
     static printed to_file(std::string path) { printed p; p.file = std::move(path); return p; }

@@ -32,7 +32,7 @@ template <class K, class V>
 class print_node final : public kstreams::detail::node {
 public:
     print_node(std::string name, std::string file, std::string label)
-        : node(std::move(name)), file_(std::move(file)), label_(label.empty() ? this->name() : std::move(label)) {}
+        : node(std::move(name)), file_(std::move(file)), label_(std::move(label)) {}
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
         if (!file_.empty()) {
