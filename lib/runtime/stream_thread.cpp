@@ -419,7 +419,10 @@ struct stream_thread::state {
     void set_paused(partition_queue& q, bool pause) {
         kafka::tpl_ptr one = kafka::make_tpl(1);
         rd_kafka_topic_partition_list_add(one.get(), q.topic().c_str(), q.partition());
-        if (pause) rd_kafka_pause_partitions(consumer.get(), one.get());
+        if (pause) {
+            rd_kafka_pause_partitions(consumer.get(), one.get());
+            ++metrics.counter("partition-pauses");
+        }
         else rd_kafka_resume_partitions(consumer.get(), one.get());
         q.paused = pause;
     }

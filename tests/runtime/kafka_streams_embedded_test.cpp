@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <map>
+#include <set>
 #include <mutex>
 #include <vector>
 
@@ -300,4 +301,30 @@ KSTREAMS_CO_TEST_CASE("multi-cluster: sources read from one cluster, sinks write
     test::topic_reader wrong(source.bootstrap_servers(), {"mc-out"});
     CHECK(wrong.read_until_quiet(500ms).empty());
     CHECK(app.close(30s));
+}
+
+KSTREAMS_CO_TEST_CASE("partitions are paused at buffered.records.per.partition and resumed; nothing is lost") {
+    embedded_cluster cluster;
+    cluster.create_topic("bp-in", 2);
+    cluster.create_topic("bp-out", 1);
+    {
+        test::topic_writer writer(cluster.bootstrap_servers());
+        for (int i = 0; i < 500; ++i) writer.send("bp-in", "k" + std::to_string(i), std::to_string(i), 1000 + i);
+        writer.flush();
+    }
+    topology t;
+    t.add_source<std::string, std::string>("in", {"bp-in"}).add_sink<std::string, std::string>("out", "bp-out", {"in"});
+    auto cfg = embedded_config("backpressure");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    cfg.buffered_records_per_partition = 5;
+    kafka_streams app(t, cfg);
+    app.start();
+    test::topic_reader reader(cluster.bootstrap_servers(), {"bp-out"});
+    auto recs = co_await test::next_records(reader, 500, 60s);
+    std::set<std::string> values;
+    for (const auto& r : recs) values.insert(*r.value);
+    CHECK(values.size() == 500);
+    CHECK(app.close(30s));
+    CHECK(app.metrics().value("records-processed") == 500);
+    CHECK(app.metrics().value("partition-pauses") > 0);
 }
