@@ -31,13 +31,16 @@ stream_task::~stream_task() {
 }
 
 void stream_task::init() {
+    resources_ = env_.stores;
+    resources_.metrics = env_.metrics;
     for (std::size_t s : sub_.stores) {
         const auto& builder = *model_.stores[s].builder;
-        stores_.emplace(builder.name(), builder.build());
+        auto [it, inserted] = stores_.emplace(builder.name(), builder.build());
+        if (inserted) store_order_.push_back(it->second.get());
         if (builder.logging_enabled())
             changelog_topic_of_.emplace(builder.name(), env_.application_id + "-" + builder.name() + "-changelog");
     }
-    for (auto& [name, store] : stores_) store->init(*this);
+    for (state_store* store : store_order_) store->init(*this);
 
     std::unordered_map<std::size_t, node*> by_index;
     for (std::size_t idx : sub_.nodes) {
@@ -210,17 +213,17 @@ std::string stream_task::where() const {
 }
 
 void stream_task::flush() {
-    for (auto& [name, store] : stores_) store->flush();
+    for (state_store* store : store_order_) store->flush_cache();
 }
 
 void stream_task::close() {
     if (!initialized_) return;
     initialized_ = false;
+    // As Kafka's clean close: caches forward what they hold before processors and stores close.
+    for (state_store* store : store_order_) store->flush_cache();
     for (auto& n : nodes_) n->close();
-    for (auto& [name, store] : stores_) {
-        store->flush();
-        store->close();
-    }
+    for (state_store* store : store_order_) store->flush();
+    for (state_store* store : store_order_) store->close();
 }
 
 std::filesystem::path stream_task::task_directory() const {

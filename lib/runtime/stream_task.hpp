@@ -19,6 +19,7 @@
 
 #include "lib/core/topology_groups.hpp"
 #include "lib/runtime/punctuation_queue.hpp"
+#include "lib/state/store_resources.hpp"
 
 namespace kstreams::detail {
 
@@ -32,6 +33,9 @@ struct task_environment {
     kstreams::metrics* metrics = nullptr;
     deserialization_policy on_deserialization_error = deserialization_policy::fail;
     std::filesystem::path state_dir;  ///< `<state.dir>/<application.id>`; empty = stores stay in memory
+    /// The stream thread's record cache and the application's RocksDB memory, shared by the stores
+    /// of all tasks the runner creates with this environment (metrics is filled from `metrics`).
+    store_resources stores;
 };
 
 /// A store's changelog and how to replay it.
@@ -66,7 +70,8 @@ public:
             if (store->persistent()) return true;
         return false;
     }
-    /// Flushes caches and stores (the first half of a commit).
+    /// Flushes the record caches of the task's stores, which forwards their dirty entries
+    /// downstream and writes them to the stores and changelogs (the first half of a commit).
     void flush();
     void close();
     bool commit_requested() const { return commit_requested_; }
@@ -97,6 +102,8 @@ public:
     void log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
                     std::int64_t timestamp) override;
     std::int64_t record_timestamp() const override { return record_timestamp_; }
+    void set_record_timestamp(std::int64_t timestamp) override { record_timestamp_ = timestamp; }
+    store_resources* resources() override { return &resources_; }
 
 private:
     std::string where() const;
@@ -115,6 +122,8 @@ private:
     std::map<std::string, source_node*, std::less<>> sources_by_topic_;
     std::vector<std::pair<std::string, source_node*>> pattern_sources_;
     std::map<std::string, std::unique_ptr<state_store>, std::less<>> stores_;
+    std::vector<state_store*> store_order_;  // as the topology lists them: init and flush order
+    store_resources resources_;
     std::vector<changelog_registration> changelogs_;
     std::map<std::string, std::string, std::less<>> changelog_topic_of_;
 

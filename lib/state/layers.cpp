@@ -1,5 +1,9 @@
-// Stacks the store layers a builder asked for. Issue E adds the caching and logging layers here.
+// Stacks the store layers a builder asked for: metered(caching(logging(bytes))), as Kafka Streams.
 #include <kstreams/state/stores.hpp>
+
+#include "lib/state/caching_key_value_store.hpp"
+#include "lib/state/logging_key_value_store.hpp"
+#include "lib/state/metered_key_value_store.hpp"
 
 namespace kstreams::detail {
 
@@ -8,9 +12,12 @@ std::unique_ptr<bytes_key_value_store> wrap_key_value_layers(std::unique_ptr<byt
     return wrap_key_value_layers(std::move(inner), caching, logging, false);
 }
 
-std::unique_ptr<bytes_key_value_store> wrap_key_value_layers(std::unique_ptr<bytes_key_value_store> inner, bool,
-                                                             const logging_config&, bool) {
-    return inner;
+std::unique_ptr<bytes_key_value_store> wrap_key_value_layers(std::unique_ptr<bytes_key_value_store> inner,
+                                                             bool caching, const logging_config& logging,
+                                                             bool timestamped) {
+    if (logging.enabled) inner = std::make_unique<state::logging_key_value_store>(std::move(inner), timestamped);
+    if (caching) inner = std::make_unique<state::caching_key_value_store>(std::move(inner));
+    return std::make_unique<state::metered_key_value_store>(std::move(inner));
 }
 
 }  // namespace kstreams::detail

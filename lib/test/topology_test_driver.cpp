@@ -8,6 +8,8 @@
 
 #include "lib/core/topology_groups.hpp"
 #include "lib/runtime/stream_task.hpp"
+#include "lib/state/record_cache.hpp"
+#include "lib/state/rocksdb_shared.hpp"
 
 namespace kstreams::test {
 
@@ -44,6 +46,7 @@ struct topology_test_driver::impl {
     detail::topology_groups groups;
     kstreams::metrics metrics;
     capturing_collector collector;
+    state::record_cache cache;
     detail::task_environment env;
     std::vector<std::unique_ptr<detail::stream_task>> tasks;
     std::map<std::string, std::deque<produced_record>, std::less<>> outputs;
@@ -52,7 +55,10 @@ struct topology_test_driver::impl {
     std::filesystem::path temp_dir;
 
     impl(const topology& t, driver_config c)
-        : topo(t), config(std::move(c)), groups(detail::group_topology(t.model())), wall_clock(config.initial_wall_clock_ms) {
+        : topo(t), config(std::move(c)), groups(detail::group_topology(t.model())), cache(config.cache_max_bytes),
+          wall_clock(config.initial_wall_clock_ms) {
+        env.stores.cache = &cache;
+        env.stores.rocksdb = std::make_shared<state::rocksdb_shared>(config.rocksdb);
         env.application_id = config.application_id;
         env.wall_clock = [this] { return wall_clock; };
         env.collector = &collector;

@@ -47,6 +47,9 @@ public:
                             std::optional<std::string_view> value, std::int64_t timestamp) = 0;
     /// Timestamp of the record being processed, for changelog records.
     virtual std::int64_t record_timestamp() const = 0;
+    /// Sets it while the record cache writes an entry down, so that changelog records (of this
+    /// store and of stores downstream) carry the timestamp of the record that wrote the entry.
+    virtual void set_record_timestamp(std::int64_t /*timestamp*/) {}
     /// What the runtime shares between stores (the thread's record cache, the application's
     /// RocksDB block cache and write-buffer manager, metrics); nullptr where there is none.
     virtual detail::store_resources* resources() { return nullptr; }

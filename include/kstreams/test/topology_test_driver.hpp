@@ -20,6 +20,7 @@
 #include <kstreams/record.hpp>
 #include <kstreams/serde.hpp>
 #include <kstreams/state/key_value_store.hpp>
+#include <kstreams/state/rocksdb_config.hpp>
 #include <kstreams/topology.hpp>
 
 namespace kstreams::test {
@@ -35,6 +36,10 @@ struct driver_config {
     bool commit_after_every_record = true;
     /// Where persistent stores live; empty = a fresh temporary directory removed at the end.
     std::filesystem::path state_dir;
+    /// `statestore.cache.max.bytes`: the record cache of caching stores; 0 disables caching.
+    std::size_t cache_max_bytes = 10u << 20;
+    /// Block cache, write-buffer manager and config setter shared by the RocksDB stores.
+    rocksdb_memory_config rocksdb{};
 };
 
 /// Reading from an output topic that has no records left.

@@ -1,0 +1,184 @@
+#include "lib/state/caching_key_value_store.hpp"
+
+#include <algorithm>
+
+#include "lib/core/log.hpp"
+#include "lib/state/store_resources.hpp"
+
+namespace kstreams::state {
+
+namespace {
+
+using cached_rows = std::vector<std::pair<std::string, std::optional<std::string>>>;
+
+/// Merges a copy of the cached entries with the store's iterator: on equal keys the cache wins,
+/// and cached deletes hide the store's entry.
+class merged_iterator final : public bytes_iterator {
+public:
+    merged_iterator(cached_rows rows, std::unique_ptr<bytes_iterator> store, bool reverse)
+        : rows_(std::move(rows)), store_(std::move(store)), reverse_(reverse) {
+        if (reverse_) std::reverse(rows_.begin(), rows_.end());
+        settle();
+    }
+    bool valid() const override { return from_ != source::none; }
+    void next() override {
+        if (from_ == source::cache) ++pos_;
+        else if (from_ == source::store) store_->next();
+        settle();
+    }
+    std::string_view key() const override { return from_ == source::cache ? rows_[pos_].first : store_->key(); }
+    std::string_view value() const override {
+        return from_ == source::cache ? std::string_view(*rows_[pos_].second) : store_->value();
+    }
+
+private:
+    enum class source { none, cache, store };
+    void settle() {
+        for (;;) {
+            const bool c = pos_ < rows_.size();
+            const bool s = store_->valid();
+            if (!c && !s) {
+                from_ = source::none;
+                return;
+            }
+            int cmp = !c ? 1 : !s ? -1 : rows_[pos_].first.compare(store_->key());
+            if (reverse_ && c && s) cmp = -cmp;
+            if (cmp == 0) {
+                store_->next();  // the cached entry is newer
+                cmp = -1;
+            }
+            if (cmp < 0) {
+                if (!rows_[pos_].second) {  // deleted in the cache
+                    ++pos_;
+                    continue;
+                }
+                from_ = source::cache;
+                return;
+            }
+            from_ = source::store;
+            return;
+        }
+    }
+
+    cached_rows rows_;
+    std::size_t pos_ = 0;
+    std::unique_ptr<bytes_iterator> store_;
+    bool reverse_;
+    source from_ = source::none;
+};
+
+}  // namespace
+
+caching_key_value_store::~caching_key_value_store() {
+    if (ns_ && cache_) cache_->remove(*ns_);
+}
+
+void caching_key_value_store::init(store_context& ctx) {
+    ctx_ = &ctx;
+    inner_->init(ctx);
+    auto* res = ctx.resources();
+    if (!res || !res->cache || res->cache->max_bytes() == 0) return;
+    cache_ = res->cache;
+    ns_ = &cache_->add(ctx.task_id().to_string() + "-" + name(),
+                       [this](std::vector<record_cache::dirty_entry>& entries) { write_down(entries); });
+}
+
+bool caching_key_value_store::set_flush_listener(bytes_flush_listener listener, bool send_old_values) {
+    listener_ = std::move(listener);
+    send_old_values_ = send_old_values;
+    return active();
+}
+
+void caching_key_value_store::write_down(std::vector<record_cache::dirty_entry>& entries) {
+    const std::int64_t current = ctx_->record_timestamp();
+    for (auto& e : entries) {
+        std::optional<std::string> old;
+        if (listener_ && (!e.value || send_old_values_)) old = inner_->get(e.key);
+        // A key neither stored nor cached before: nothing to write and nothing to forward.
+        if (listener_ && !e.value && !old) continue;
+        ctx_->set_record_timestamp(e.timestamp);
+        if (e.value) inner_->put(e.key, *e.value);
+        else inner_->erase(e.key);
+        if (listener_) {
+            std::optional<std::string_view> nv, ov;
+            if (e.value) nv = *e.value;
+            if (send_old_values_ && old) ov = *old;
+            listener_(e.key, nv, ov, e.timestamp);
+        }
+    }
+    ctx_->set_record_timestamp(current);
+}
+
+void caching_key_value_store::flush_cache() {
+    if (active()) cache_->flush(*ns_);
+}
+
+void caching_key_value_store::flush() {
+    flush_cache();
+    inner_->flush();
+}
+
+void caching_key_value_store::close() {
+    if (active() && inner_->is_open()) {
+        try {
+            cache_->flush(*ns_);
+        } catch (...) {
+            cache_->remove(*ns_);
+            ns_ = nullptr;
+            inner_->close();
+            throw;
+        }
+    }
+    if (ns_) cache_->remove(*ns_);
+    ns_ = nullptr;
+    inner_->close();
+}
+
+std::optional<std::string> caching_key_value_store::get(std::string_view key) {
+    if (!active()) return inner_->get(key);
+    if (const auto* cached = cache_->get(*ns_, key)) return *cached;
+    auto v = inner_->get(key);
+    if (v) cache_->put(*ns_, key, *v, false, ctx_->record_timestamp());
+    return v;
+}
+
+void caching_key_value_store::put(std::string_view key, std::string_view value) {
+    if (!active()) return inner_->put(key, value);
+    cache_->put(*ns_, key, value, true, ctx_->record_timestamp());
+}
+
+std::optional<std::string> caching_key_value_store::put_if_absent(std::string_view key, std::string_view value) {
+    if (!active()) return inner_->put_if_absent(key, value);
+    auto v = get(key);
+    if (!v) put(key, value);
+    return v;
+}
+
+void caching_key_value_store::put_all(const std::vector<std::pair<std::string, std::string>>& entries) {
+    if (!active()) return inner_->put_all(entries);
+    for (const auto& [k, v] : entries) put(k, v);
+}
+
+std::optional<std::string> caching_key_value_store::remove(std::string_view key) {
+    if (!active()) return inner_->remove(key);
+    auto v = get(key);
+    erase(key);
+    return v;
+}
+
+void caching_key_value_store::erase(std::string_view key) {
+    if (!active()) return inner_->erase(key);
+    cache_->put(*ns_, key, std::nullopt, true, ctx_->record_timestamp());
+}
+
+std::unique_ptr<bytes_iterator> caching_key_value_store::range(const key_range& r, bool reverse) {
+    if (!active()) return inner_->range(r, reverse);
+    return std::make_unique<merged_iterator>(cache_->snapshot(*ns_, r.from, r.to), inner_->range(r, reverse), reverse);
+}
+
+std::unique_ptr<bytes_iterator> caching_key_value_store::prefix_scan(std::string_view prefix) {
+    if (!active()) return inner_->prefix_scan(prefix);
+    return std::make_unique<merged_iterator>(cache_->snapshot_prefix(*ns_, prefix), inner_->prefix_scan(prefix), false);
+}
+
+}  // namespace kstreams::state

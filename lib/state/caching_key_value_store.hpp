@@ -1,0 +1,51 @@
+// Holds writes in the stream thread's record cache and writes them down on eviction or commit
+// (Kafka's CachingKeyValueStore): N updates of a key between commits reach the changelog, and the
+// flush listener downstream, once. Inactive (writing through) when the thread has no cache or
+// its size is 0.
+#pragma once
+
+#include <memory>
+
+#include <kstreams/state/bytes_store.hpp>
+
+#include "lib/state/record_cache.hpp"
+
+namespace kstreams::state {
+
+class caching_key_value_store final : public bytes_key_value_store {
+public:
+    explicit caching_key_value_store(std::unique_ptr<bytes_key_value_store> inner) : inner_(std::move(inner)) {}
+    ~caching_key_value_store() override;
+
+    const std::string& name() const override { return inner_->name(); }
+    void init(store_context& ctx) override;
+    void flush() override;
+    void flush_cache() override;
+    void close() override;
+    bool persistent() const override { return inner_->persistent(); }
+    bool is_open() const override { return inner_->is_open(); }
+
+    std::optional<std::string> get(std::string_view key) override;
+    void put(std::string_view key, std::string_view value) override;
+    std::optional<std::string> put_if_absent(std::string_view key, std::string_view value) override;
+    void put_all(const std::vector<std::pair<std::string, std::string>>& entries) override;
+    std::optional<std::string> remove(std::string_view key) override;
+    void erase(std::string_view key) override;
+    std::unique_ptr<bytes_iterator> range(const key_range& r, bool reverse) override;
+    std::unique_ptr<bytes_iterator> prefix_scan(std::string_view prefix) override;
+    std::uint64_t approximate_num_entries() override { return inner_->approximate_num_entries(); }
+    bool set_flush_listener(bytes_flush_listener listener, bool send_old_values) override;
+
+private:
+    bool active() const { return ns_ != nullptr; }
+    void write_down(std::vector<record_cache::dirty_entry>& entries);
+
+    std::unique_ptr<bytes_key_value_store> inner_;
+    store_context* ctx_ = nullptr;
+    record_cache* cache_ = nullptr;
+    record_cache::named_cache* ns_ = nullptr;
+    bytes_flush_listener listener_;
+    bool send_old_values_ = false;
+};
+
+}  // namespace kstreams::state

@@ -1,0 +1,31 @@
+// A store_context that passes everything to another one; layers override what they change.
+#pragma once
+
+#include <kstreams/state/state_store.hpp>
+
+namespace kstreams::state {
+
+class forwarding_store_context : public store_context {
+public:
+    explicit forwarding_store_context(store_context& inner) : inner_(&inner) {}
+
+    std::string_view application_id() const override { return inner_->application_id(); }
+    kstreams::task_id task_id() const override { return inner_->task_id(); }
+    std::filesystem::path task_directory() const override { return inner_->task_directory(); }
+    void register_store(state_store& store, restore_callback restore) override {
+        inner_->register_store(store, std::move(restore));
+    }
+    void log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
+                    std::int64_t timestamp) override {
+        inner_->log_change(store_name, key, value, timestamp);
+    }
+    std::int64_t record_timestamp() const override { return inner_->record_timestamp(); }
+    void set_record_timestamp(std::int64_t timestamp) override { inner_->set_record_timestamp(timestamp); }
+    detail::store_resources* resources() override { return inner_->resources(); }
+    void discard_checkpoint(std::string_view store_name) override { inner_->discard_checkpoint(store_name); }
+
+protected:
+    store_context* inner_;
+};
+
+}  // namespace kstreams::state

@@ -1,0 +1,81 @@
+#include "lib/state/logging_key_value_store.hpp"
+
+#include <kstreams/error.hpp>
+#include <kstreams/serde.hpp>
+
+namespace kstreams::state {
+
+logging_key_value_store::logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped)
+    : inner_(std::move(inner)), timestamped_(timestamped) {}
+
+void logging_key_value_store::init(store_context& ctx) {
+    ctx_ = &ctx;
+    if (!timestamped_) {
+        inner_->init(ctx);
+        return;
+    }
+    restore_ctx_ = std::make_unique<timestamped_restore_context>(ctx);
+    inner_->init(*restore_ctx_);
+}
+
+void logging_key_value_store::timestamped_restore_context::register_store(state_store& store,
+                                                                          restore_callback restore) {
+    inner_->register_store(store, [restore = std::move(restore)](std::span<const restore_record> batch) {
+        std::vector<std::string> values;
+        values.reserve(batch.size());
+        std::vector<restore_record> converted;
+        converted.reserve(batch.size());
+        for (const auto& r : batch) {
+            if (!r.value) {
+                converted.push_back(r);
+                continue;
+            }
+            std::string& v = values.emplace_back();
+            v.reserve(8 + r.value->size());
+            detail::put_big_endian(r.timestamp, v);
+            v.append(*r.value);
+            converted.push_back({r.key, std::string_view(v), r.timestamp});
+        }
+        restore(converted);
+    });
+}
+
+void logging_key_value_store::log(std::string_view key, std::optional<std::string_view> value) {
+    if (timestamped_ && value) {
+        if (value->size() < 8)
+            throw streams_error("store " + name() + ": a timestamped value needs at least 8 bytes, got " +
+                                std::to_string(value->size()));
+        ctx_->log_change(name(), key, value->substr(8), detail::get_big_endian<std::int64_t>(*value));
+        return;
+    }
+    ctx_->log_change(name(), key, value, ctx_->record_timestamp());
+}
+
+void logging_key_value_store::put(std::string_view key, std::string_view value) {
+    inner_->put(key, value);
+    log(key, value);
+}
+
+std::optional<std::string> logging_key_value_store::put_if_absent(std::string_view key, std::string_view value) {
+    auto previous = inner_->put_if_absent(key, value);
+    if (!previous) log(key, value);
+    return previous;
+}
+
+void logging_key_value_store::put_all(const std::vector<std::pair<std::string, std::string>>& entries) {
+    inner_->put_all(entries);
+    for (const auto& [k, v] : entries) log(k, v);
+}
+
+std::optional<std::string> logging_key_value_store::remove(std::string_view key) {
+    auto old = inner_->remove(key);
+    log(key, std::nullopt);
+    return old;
+}
+
+void logging_key_value_store::erase(std::string_view key) {
+    inner_->erase(key);
+    log(key, std::nullopt);
+}
+
+}  // namespace kstreams::state

@@ -1,0 +1,56 @@
+// Sends every change of a key-value store to its changelog topic (Kafka's
+// ChangeLoggingKeyValueBytesStore), in the task's partition. For timestamped stores the changelog
+// holds the plain value with the stored timestamp as the record's timestamp, as Kafka's
+// ChangeLoggingTimestampedKeyValueBytesStore; restoring puts the timestamp back in front.
+#pragma once
+
+#include <memory>
+
+#include <kstreams/state/bytes_store.hpp>
+
+#include "lib/state/forwarding_store_context.hpp"
+
+namespace kstreams::state {
+
+class logging_key_value_store final : public bytes_key_value_store {
+public:
+    logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped);
+
+    const std::string& name() const override { return inner_->name(); }
+    void init(store_context& ctx) override;
+    void flush() override { inner_->flush(); }
+    void flush_cache() override { inner_->flush_cache(); }
+    void close() override { inner_->close(); }
+    bool persistent() const override { return inner_->persistent(); }
+    bool is_open() const override { return inner_->is_open(); }
+
+    std::optional<std::string> get(std::string_view key) override { return inner_->get(key); }
+    void put(std::string_view key, std::string_view value) override;
+    std::optional<std::string> put_if_absent(std::string_view key, std::string_view value) override;
+    void put_all(const std::vector<std::pair<std::string, std::string>>& entries) override;
+    std::optional<std::string> remove(std::string_view key) override;
+    void erase(std::string_view key) override;
+    std::unique_ptr<bytes_iterator> range(const key_range& r, bool reverse) override { return inner_->range(r, reverse); }
+    std::unique_ptr<bytes_iterator> prefix_scan(std::string_view prefix) override { return inner_->prefix_scan(prefix); }
+    std::uint64_t approximate_num_entries() override { return inner_->approximate_num_entries(); }
+    bool set_flush_listener(bytes_flush_listener l, bool send_old) override {
+        return inner_->set_flush_listener(std::move(l), send_old);
+    }
+
+private:
+    void log(std::string_view key, std::optional<std::string_view> value);
+
+    /// Converts restored changelog records of a timestamped store: `timestamp ‖ value`.
+    class timestamped_restore_context final : public forwarding_store_context {
+    public:
+        using forwarding_store_context::forwarding_store_context;
+        void register_store(state_store& store, restore_callback restore) override;
+    };
+
+    std::unique_ptr<bytes_key_value_store> inner_;
+    bool timestamped_;
+    store_context* ctx_ = nullptr;
+    std::unique_ptr<timestamped_restore_context> restore_ctx_;
+};
+
+}  // namespace kstreams::state

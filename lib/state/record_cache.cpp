@@ -1,0 +1,122 @@
+#include "lib/state/record_cache.hpp"
+
+#include <stdexcept>
+
+namespace kstreams::state {
+
+record_cache::named_cache& record_cache::add(std::string name, flush_callback on_flush) {
+    named_cache& ns = namespaces_.emplace_back();
+    ns.name_ = std::move(name);
+    ns.on_flush_ = std::move(on_flush);
+    return ns;
+}
+
+void record_cache::remove(named_cache& ns) {
+    for (const auto& [key, e] : ns.entries_) size_bytes_ -= e.bytes;
+    for (auto it = namespaces_.begin(); it != namespaces_.end(); ++it)
+        if (&*it == &ns) {
+            namespaces_.erase(it);
+            return;
+        }
+}
+
+const std::optional<std::string>* record_cache::get(named_cache& ns, std::string_view key) {
+    auto it = ns.entries_.find(key);
+    if (it == ns.entries_.end()) return nullptr;
+    ns.lru_.splice(ns.lru_.begin(), ns.lru_, it->second.lru);
+    return &it->second.value;
+}
+
+void record_cache::put(named_cache& ns, std::string_view key, std::optional<std::string_view> value, bool dirty,
+                       std::int64_t timestamp) {
+    auto it = ns.entries_.find(key);
+    if (it == ns.entries_.end()) {
+        it = ns.entries_.emplace(std::string(key), named_cache::entry{}).first;
+        ns.lru_.push_front(&it->first);
+        it->second.lru = ns.lru_.begin();
+    } else {
+        size_bytes_ -= it->second.bytes;
+        ns.lru_.splice(ns.lru_.begin(), ns.lru_, it->second.lru);
+        // A clean write must not hide a pending dirty one (a read after a write caches nothing new).
+        if (!dirty && it->second.dirty_seq != 0)
+            throw std::logic_error("record cache " + ns.name_ + ": a clean entry would overwrite a dirty one");
+    }
+    auto& e = it->second;
+    if (value) {
+        if (e.value) e.value->assign(*value);
+        else e.value.emplace(*value);
+    } else {
+        e.value.reset();
+    }
+    e.timestamp = timestamp;
+    if (dirty) {
+        // Re-dirtying moves the key to the end: entries flush in the order of their last write.
+        if (e.dirty_seq != 0) ns.dirty_.erase(e.dirty_seq);
+        e.dirty_seq = next_dirty_seq_++;
+        ns.dirty_.emplace(e.dirty_seq, &it->first);
+    }
+    e.bytes = entry_bytes(key.size(), e.value ? e.value->size() : 0);
+    size_bytes_ += e.bytes;
+    while (size_bytes_ > max_bytes_ && !ns.entries_.empty()) evict_from(ns);
+}
+
+void record_cache::evict_from(named_cache& ns) {
+    const std::string* key = ns.lru_.back();
+    auto it = ns.entries_.find(*key);
+    ns.lru_.pop_back();
+    size_bytes_ -= it->second.bytes;
+    ++evictions_;
+    std::optional<dirty_entry> evicted;
+    if (it->second.dirty_seq != 0) {
+        ns.dirty_.erase(it->second.dirty_seq);
+        evicted = dirty_entry{it->first, std::move(it->second.value), it->second.timestamp};
+    }
+    ns.entries_.erase(it);
+    if (evicted) flush(ns, std::move(evicted));
+}
+
+void record_cache::flush(named_cache& ns) { flush(ns, std::nullopt); }
+
+void record_cache::flush(named_cache& ns, std::optional<dirty_entry> evicted) {
+    if (ns.dirty_.empty() && !evicted) return;
+    ++flushes_;
+    std::vector<dirty_entry> entries;
+    entries.reserve(ns.dirty_.size() + 1);
+    if (evicted) entries.push_back(std::move(*evicted));
+    std::vector<const std::string*> deleted;
+    for (const auto& [seq, key] : ns.dirty_) {
+        auto& e = ns.entries_.find(*key)->second;
+        entries.push_back({*key, e.value, e.timestamp});
+        e.dirty_seq = 0;
+        if (!e.value) deleted.push_back(key);
+    }
+    // Cleared before the callback runs: it forwards downstream, which may write here again.
+    ns.dirty_.clear();
+    for (const std::string* key : deleted) {
+        auto it = ns.entries_.find(*key);
+        size_bytes_ -= it->second.bytes;
+        ns.lru_.erase(it->second.lru);
+        ns.entries_.erase(it);
+    }
+    ns.on_flush_(entries);
+}
+
+std::vector<std::pair<std::string, std::optional<std::string>>> record_cache::snapshot(
+    named_cache& ns, const std::optional<std::string>& from, const std::optional<std::string>& to) const {
+    std::vector<std::pair<std::string, std::optional<std::string>>> rows;
+    auto first = from ? ns.entries_.lower_bound(*from) : ns.entries_.begin();
+    auto last = to ? ns.entries_.upper_bound(*to) : ns.entries_.end();
+    if (from && to && *from > *to) return rows;
+    for (auto it = first; it != last; ++it) rows.emplace_back(it->first, it->second.value);
+    return rows;
+}
+
+std::vector<std::pair<std::string, std::optional<std::string>>> record_cache::snapshot_prefix(
+    named_cache& ns, std::string_view prefix) const {
+    std::vector<std::pair<std::string, std::optional<std::string>>> rows;
+    for (auto it = ns.entries_.lower_bound(prefix); it != ns.entries_.end() && it->first.starts_with(prefix); ++it)
+        rows.emplace_back(it->first, it->second.value);
+    return rows;
+}
+
+}  // namespace kstreams::state

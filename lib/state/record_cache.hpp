@@ -1,0 +1,96 @@
+// The record cache of one stream thread (Kafka Streams' ThreadCache): a size-bounded cache shared
+// by the caching stores of all tasks on the thread, one namespace per store and task. It coalesces
+// updates per key; when the thread's total goes over the bound, the least recently used entries of
+// the namespace being written are evicted, and evicting a dirty entry flushes all dirty entries of
+// that namespace (in the order they were last written) to the namespace's flush callback.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kstreams::state {
+
+class record_cache {
+public:
+    /// One flushed entry: nullopt value = a delete.
+    struct dirty_entry {
+        std::string key;
+        std::optional<std::string> value;
+        std::int64_t timestamp = 0;
+    };
+    using flush_callback = std::function<void(std::vector<dirty_entry>& entries)>;
+
+    /// The entries of one store of one task.
+    class named_cache {
+    public:
+        const std::string& name() const { return name_; }
+        std::size_t size() const { return entries_.size(); }
+
+    private:
+        friend class record_cache;
+        struct entry {
+            std::optional<std::string> value;
+            std::int64_t timestamp = 0;
+            std::uint64_t dirty_seq = 0;  ///< 0 = clean
+            std::size_t bytes = 0;
+            std::list<const std::string*>::iterator lru;
+        };
+        std::string name_;
+        flush_callback on_flush_;
+        std::map<std::string, entry, std::less<>> entries_;
+        std::list<const std::string*> lru_;  ///< front = most recently used
+        std::map<std::uint64_t, const std::string*> dirty_;
+    };
+
+    /// `max_bytes` 0 disables caching (stores write through).
+    explicit record_cache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+    record_cache(const record_cache&) = delete;
+    record_cache& operator=(const record_cache&) = delete;
+
+    named_cache& add(std::string name, flush_callback on_flush);
+    /// Drops a namespace and its entries without flushing (flush first when closing cleanly).
+    void remove(named_cache& ns);
+
+    /// The cached value (nullopt = cached delete), or nullptr when the key is not cached. Marks the
+    /// entry most recently used.
+    const std::optional<std::string>* get(named_cache& ns, std::string_view key);
+    /// Stores a value (nullopt = delete); dirty entries are flushed later. May evict, and so flush.
+    void put(named_cache& ns, std::string_view key, std::optional<std::string_view> value, bool dirty,
+             std::int64_t timestamp);
+    /// Hands every dirty entry of the namespace to its flush callback and marks them clean.
+    void flush(named_cache& ns);
+    /// A copy of the cached entries with keys in [from, to] (nullopt = open), ascending.
+    std::vector<std::pair<std::string, std::optional<std::string>>> snapshot(
+        named_cache& ns, const std::optional<std::string>& from, const std::optional<std::string>& to) const;
+    /// As snapshot, for keys starting with `prefix`.
+    std::vector<std::pair<std::string, std::optional<std::string>>> snapshot_prefix(named_cache& ns,
+                                                                                    std::string_view prefix) const;
+
+    std::size_t max_bytes() const { return max_bytes_; }
+    std::size_t size_bytes() const { return size_bytes_; }
+    std::uint64_t evictions() const { return evictions_; }
+    std::uint64_t flushes() const { return flushes_; }
+
+    /// What one entry counts against the bound: its bytes plus bookkeeping (as Kafka's estimate).
+    static std::size_t entry_bytes(std::size_t key_size, std::size_t value_size) { return key_size + value_size + 64; }
+
+private:
+    void evict_from(named_cache& ns);
+    void flush(named_cache& ns, std::optional<dirty_entry> evicted);
+
+    std::size_t max_bytes_;
+    std::size_t size_bytes_ = 0;
+    std::uint64_t next_dirty_seq_ = 1;
+    std::uint64_t evictions_ = 0;
+    std::uint64_t flushes_ = 0;
+    std::list<named_cache> namespaces_;
+};
+
+}  // namespace kstreams::state
