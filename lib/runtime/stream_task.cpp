@@ -216,6 +216,10 @@ void stream_task::flush() {
     for (state_store* store : store_order_) store->flush_cache();
 }
 
+void stream_task::flush_stores() {
+    for (state_store* store : store_order_) store->flush();
+}
+
 void stream_task::close() {
     if (!initialized_) return;
     initialized_ = false;

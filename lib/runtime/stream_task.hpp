@@ -73,6 +73,9 @@ public:
     /// Flushes the record caches of the task's stores, which forwards their dirty entries
     /// downstream and writes them to the stores and changelogs (the first half of a commit).
     void flush();
+    /// Flushes the stores themselves (RocksDB memtables to disk, the WAL being off); do it before
+    /// writing a checkpoint that claims the stores hold the changelog up to some offset.
+    void flush_stores();
     void close();
     bool commit_requested() const { return commit_requested_; }
     void clear_commit_request() { commit_requested_ = false; }

@@ -326,6 +326,8 @@ struct stream_thread::state {
             if (reg.store->persistent())
                 if (auto it = at.changelog_offsets.find({reg.topic, id.partition}); it != at.changelog_offsets.end())
                     persistent.insert(*it);
+        // The WAL is off: the stores' memtables must be on disk before the checkpoint says so.
+        at.task->flush_stores();
         write_checkpoint(at.task->task_directory(), persistent);
     }
 
