@@ -7,6 +7,7 @@
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/runtime/checkpoint.hpp"
 
 namespace kstreams::detail {
 
@@ -40,6 +41,8 @@ void stream_task::init() {
         if (builder.logging_enabled())
             changelog_topic_of_.emplace(builder.name(), env_.application_id + "-" + builder.name() + "-changelog");
     }
+    // Persistent stores keep files in the task directory: take it for this instance alone.
+    if (has_persistent_stores() && !env_.state_dir.empty()) dir_lock_ = state::task_directory_lock(task_directory());
     for (state_store* store : store_order_) store->init(*this);
 
     std::unordered_map<std::size_t, node*> by_index;
@@ -228,11 +231,19 @@ void stream_task::close() {
     for (auto& n : nodes_) n->close();
     for (state_store* store : store_order_) store->flush();
     for (state_store* store : store_order_) store->close();
+    dir_lock_.release();
 }
 
 std::filesystem::path stream_task::task_directory() const {
     if (env_.state_dir.empty()) return {};
     return env_.state_dir / id_.to_string();
+}
+
+void stream_task::discard_checkpoint(std::string_view store_name) {
+    auto it = changelog_topic_of_.find(store_name);
+    if (it == changelog_topic_of_.end() || env_.state_dir.empty()) return;
+    checkpoint_offsets cp = read_checkpoint(task_directory());
+    if (cp.erase({it->second, id_.partition}) > 0) write_checkpoint(task_directory(), cp);
 }
 
 void stream_task::register_store(state_store& store, restore_callback restore) {

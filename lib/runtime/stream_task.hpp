@@ -20,6 +20,7 @@
 #include "lib/core/topology_groups.hpp"
 #include "lib/runtime/punctuation_queue.hpp"
 #include "lib/state/store_resources.hpp"
+#include "lib/state/task_directory_lock.hpp"
 
 namespace kstreams::detail {
 
@@ -107,6 +108,7 @@ public:
     std::int64_t record_timestamp() const override { return record_timestamp_; }
     void set_record_timestamp(std::int64_t timestamp) override { record_timestamp_ = timestamp; }
     store_resources* resources() override { return &resources_; }
+    void discard_checkpoint(std::string_view store_name) override;
 
 private:
     std::string where() const;
@@ -127,6 +129,7 @@ private:
     std::map<std::string, std::unique_ptr<state_store>, std::less<>> stores_;
     std::vector<state_store*> store_order_;  // as the topology lists them: init and flush order
     store_resources resources_;
+    state::task_directory_lock dir_lock_;  // held while the task has persistent stores open
     std::vector<changelog_registration> changelogs_;
     std::map<std::string, std::string, std::less<>> changelog_topic_of_;
 

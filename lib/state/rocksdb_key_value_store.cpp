@@ -126,7 +126,10 @@ void rocksdb_key_value_store::init(store_context& ctx) {
                             ctx.task_id().to_string() + " has no state directory (set state.dir)");
     std::shared_ptr<rocksdb_shared> shared;
     if (auto* res = ctx.resources()) shared = res->rocksdb;
-    if (open_at(task_dir / "rocksdb" / subdirectory_, std::move(shared))) ctx.discard_checkpoint(name_);
+    const auto dir = task_dir / "rocksdb" / subdirectory_;
+    // A store without local data (new, or its directory deleted) cannot trust the checkpoint.
+    const bool fresh = !std::filesystem::exists(dir / "CURRENT");
+    if (open_at(dir, std::move(shared)) || fresh) ctx.discard_checkpoint(name_);
     ctx.register_store(*this, [this](std::span<const restore_record> batch) {
         rocksdb::WriteBatch wb;
         for (const auto& r : batch) {

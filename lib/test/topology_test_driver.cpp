@@ -7,6 +7,8 @@
 #include <kstreams/error.hpp>
 
 #include "lib/core/topology_groups.hpp"
+#include "lib/core/log.hpp"
+#include "lib/runtime/checkpoint.hpp"
 #include "lib/runtime/stream_task.hpp"
 #include "lib/state/record_cache.hpp"
 #include "lib/state/rocksdb_shared.hpp"
@@ -53,6 +55,13 @@ struct topology_test_driver::impl {
     std::map<std::string, std::int64_t, std::less<>> next_offset;
     std::int64_t wall_clock;
     std::filesystem::path temp_dir;
+    /// Changelog topics: their whole contents (offset = index) and the task that writes each.
+    std::map<std::string, std::vector<produced_record>, std::less<>> changelog_history;
+    std::map<std::string, detail::stream_task*, std::less<>> changelog_owner;
+    std::map<const detail::stream_task*, std::int64_t> logged_since_checkpoint;
+    /// As Kafka Streams: under at-least-once a commit writes a checkpoint (and flushes the stores)
+    /// only once this many changelog records accumulated; closing always writes one.
+    static constexpr std::int64_t checkpoint_delta = 10000;
 
     impl(const topology& t, driver_config c)
         : topo(t), config(std::move(c)), groups(detail::group_topology(t.model())), cache(config.cache_max_bytes),
@@ -72,14 +81,91 @@ struct topology_test_driver::impl {
         for (const auto& sub : groups.subtopologies)
             tasks.push_back(std::make_unique<detail::stream_task>(t.model(), groups, sub, task_id{sub.id, 0}, env));
         for (auto& task : tasks) task->init();
+        for (auto& task : tasks)
+            for (const auto& reg : task->changelogs()) changelog_owner[reg.topic] = task.get();
+        for (auto& [topic, records] : config.changelogs)
+            changelog_history[topic].assign(records.begin(), records.end());
+        for (auto& task : tasks) restore(*task);
         route_outputs();
     }
 
+    /// Replays each changelog into its store, from the checkpoint (persistent stores) or the
+    /// beginning, in batches as a restore consumer would deliver them.
+    void restore(detail::stream_task& task) {
+        constexpr std::size_t batch_size = 1000;
+        detail::checkpoint_offsets cp;
+        if (task.has_persistent_stores()) cp = detail::read_checkpoint(task.task_directory());
+        const std::int32_t partition = task.id().partition;
+        for (const auto& reg : task.changelogs()) {
+            auto hist = changelog_history.find(reg.topic);
+            const std::int64_t end = hist == changelog_history.end() ? 0 : static_cast<std::int64_t>(hist->second.size());
+            std::int64_t start = 0;
+            if (reg.store->persistent())
+                if (auto it = cp.find({reg.topic, partition}); it != cp.end()) start = it->second + 1;
+            if (start > end) {
+                KSTREAMS_LOG(warn, "store " + reg.store->name() + ": its checkpoint is past the end of changelog " +
+                                       reg.topic + "; restoring from the beginning");
+                start = 0;
+            }
+            if (start >= end) continue;
+            auto* listener = config.restore_listener.get();
+            if (listener) listener->on_restore_start(reg.topic, partition, reg.store->name(), start, end);
+            std::int64_t total = 0;
+            std::vector<restore_record> batch;
+            for (std::int64_t off = start; off < end;) {
+                batch.clear();
+                for (; off < end && batch.size() < batch_size; ++off) {
+                    const produced_record& r = hist->second[static_cast<std::size_t>(off)];
+                    if (!r.key) continue;  // a changelog record always has a key; skip what cannot be one
+                    restore_record rr{std::string_view(*r.key), std::nullopt, r.timestamp};
+                    if (r.value) rr.value = std::string_view(*r.value);
+                    batch.push_back(rr);
+                }
+                reg.restore(batch);
+                total += static_cast<std::int64_t>(batch.size());
+                if (listener)
+                    listener->on_batch_restored(reg.topic, partition, reg.store->name(), off - 1,
+                                                static_cast<std::int64_t>(batch.size()));
+            }
+            if (listener) listener->on_restore_end(reg.topic, partition, reg.store->name(), total);
+            metrics.counter("records-restored") += static_cast<std::uint64_t>(total);
+        }
+    }
+
+    /// Flushes the task's stores and writes `<task dir>/.checkpoint` with the last changelog offset
+    /// its persistent stores hold, when forced or when enough was logged since the last one.
+    void maybe_checkpoint(detail::stream_task& task, bool force) {
+        if (!task.has_persistent_stores()) return;
+        std::int64_t& since = logged_since_checkpoint[&task];
+        if (!force && since < checkpoint_delta) return;
+        detail::checkpoint_offsets offsets;
+        for (const auto& reg : task.changelogs()) {
+            if (!reg.store->persistent()) continue;
+            auto hist = changelog_history.find(reg.topic);
+            if (hist != changelog_history.end() && !hist->second.empty())
+                offsets[{reg.topic, task.id().partition}] = static_cast<std::int64_t>(hist->second.size()) - 1;
+        }
+        task.flush_stores();
+        detail::write_checkpoint(task.task_directory(), offsets);
+        since = 0;
+    }
+
     ~impl() {
+        // A clean close: caches forward what they hold, then checkpoints, then the stores close.
+        try {
+            for (auto& task : tasks) {
+                task->flush();
+                route_outputs();
+            }
+            for (auto& task : tasks) maybe_checkpoint(*task, true);
+        } catch (const std::exception& e) {
+            KSTREAMS_LOG(error, std::string("test driver: error while closing: ") + e.what());
+        }
         for (auto& task : tasks) {
             try {
                 task->close();
-            } catch (...) {
+            } catch (const std::exception& e) {
+                KSTREAMS_LOG(error, std::string("test driver: error while closing a task: ") + e.what());
             }
         }
         tasks.clear();
@@ -114,6 +200,10 @@ struct topology_test_driver::impl {
             detail::stream_task* task = nullptr;
             detail::source_node* src = nullptr;
             if (find_source(r.topic, task, src)) process_one(*task, *src, r);
+            if (auto owner = changelog_owner.find(r.topic); owner != changelog_owner.end()) {
+                changelog_history[r.topic].push_back(r);
+                ++logged_since_checkpoint[owner->second];
+            }
             outputs[r.topic].push_back(std::move(r));
         }
     }
@@ -162,6 +252,8 @@ void topology_test_driver::pipe_raw(const std::string& topic, std::optional<std:
     produced_record r{topic, std::move(key), std::move(value), timestamp, hdrs};
     impl_->process_one(*task, *src, r);
     impl_->route_outputs();
+    if (impl_->config.commit_after_every_record)
+        for (auto& t : impl_->tasks) impl_->maybe_checkpoint(*t, false);
 }
 
 std::deque<produced_record>& topology_test_driver::produced(const std::string& topic) {
@@ -190,6 +282,13 @@ void topology_test_driver::commit() {
         task->flush();
         impl_->route_outputs();
     }
+    for (auto& task : impl_->tasks) impl_->maybe_checkpoint(*task, false);
+}
+
+std::map<std::string, std::vector<produced_record>> topology_test_driver::changelog_records() const {
+    std::map<std::string, std::vector<produced_record>> out;
+    for (const auto& [topic, records] : impl_->changelog_history) out.emplace(topic, records);
+    return out;
 }
 
 const kstreams::metrics& topology_test_driver::metrics() const { return impl_->metrics; }

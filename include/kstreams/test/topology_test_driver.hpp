@@ -20,10 +20,20 @@
 #include <kstreams/record.hpp>
 #include <kstreams/serde.hpp>
 #include <kstreams/state/key_value_store.hpp>
+#include <kstreams/state/restore_listener.hpp>
 #include <kstreams/state/rocksdb_config.hpp>
 #include <kstreams/topology.hpp>
 
 namespace kstreams::test {
+
+/// A record a sink (or a changelog) produced, in bytes.
+struct produced_record {
+    std::string topic;
+    std::optional<std::string> key;
+    std::optional<std::string> value;
+    std::int64_t timestamp = 0;
+    kstreams::headers headers;
+};
 
 struct driver_config {
     std::string application_id = "test-app";
@@ -40,6 +50,12 @@ struct driver_config {
     std::size_t cache_max_bytes = 10u << 20;
     /// Block cache, write-buffer manager and config setter shared by the RocksDB stores.
     rocksdb_memory_config rocksdb{};
+    /// Changelog topics' contents to restore stores from before the first record, as the Kafka
+    /// runtime does from the broker: typically a previous driver's changelog_records(). Persistent
+    /// stores restore from their checkpoint on, others from the beginning.
+    std::map<std::string, std::vector<produced_record>> changelogs;
+    /// Told when each store's restoration starts, after each batch, and when it ends.
+    std::shared_ptr<state_restore_listener> restore_listener;
 };
 
 /// Reading from an output topic that has no records left.
@@ -48,14 +64,6 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// A record a sink (or a changelog) produced, in bytes.
-struct produced_record {
-    std::string topic;
-    std::optional<std::string> key;
-    std::optional<std::string> value;
-    std::int64_t timestamp = 0;
-    kstreams::headers headers;
-};
 
 class topology_test_driver;
 
@@ -210,6 +218,10 @@ public:
     /// Flushes caches and stores of every task (what a commit does before offsets are committed).
     void commit();
     const kstreams::metrics& metrics() const;
+    /// Every record of each changelog topic of the topology, in offset order: those restored from
+    /// (driver_config::changelogs) and those produced since. Feed them to another driver's config
+    /// to get the same state back after dropping the local stores.
+    std::map<std::string, std::vector<produced_record>> changelog_records() const;
     /// Names of all topics records were produced to so far (sinks, repartition and changelogs).
     std::vector<std::string> produced_topic_names() const;
 
