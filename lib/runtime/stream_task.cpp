@@ -42,7 +42,7 @@ void stream_task::init() {
             changelog_topic_of_.emplace(builder.name(), env_.application_id + "-" + builder.name() + "-changelog");
     }
     // Persistent stores keep files in the task directory: take it for this instance alone.
-    if (has_persistent_stores() && !env_.state_dir.empty()) dir_lock_ = state::task_directory_lock(task_directory());
+    if (has_persistent_stores() && !env_.state_dir.empty()) dir_lock_ = state::task_directory_lock(task_directory(), env_.state_lock_wait);
     for (state_store* store : store_order_) store->init(*this);
 
     std::unordered_map<std::size_t, node*> by_index;

@@ -3,6 +3,7 @@
 // it records and decide when to commit.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -37,6 +38,8 @@ struct task_environment {
     /// The stream thread's record cache and the application's RocksDB memory, shared by the stores
     /// of all tasks the runner creates with this environment (metrics is filled from `metrics`).
     store_resources stores;
+    /// How long a task waits for its directory's lock held by someone else before failing.
+    std::chrono::milliseconds state_lock_wait{10000};
 };
 
 /// A store's changelog and how to replay it.

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -11,7 +12,7 @@
 
 namespace kstreams::state {
 
-task_directory_lock::task_directory_lock(const std::filesystem::path& dir) {
+task_directory_lock::task_directory_lock(const std::filesystem::path& dir, std::chrono::milliseconds wait) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw streams_error("cannot create the task directory " + dir.string() + ": " + ec.message());
@@ -19,7 +20,12 @@ task_directory_lock::task_directory_lock(const std::filesystem::path& dir) {
     fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0)
         throw streams_error("cannot open the task directory lock " + file.string() + ": " + std::strerror(errno));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    int rc = 0;
+    while ((rc = ::flock(fd_, LOCK_EX | LOCK_NB)) != 0 && errno == EWOULDBLOCK &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds{20});
+    if (rc != 0) {
         const int err = errno;
         ::close(fd_);
         fd_ = -1;

@@ -3,6 +3,7 @@
 // in one process) never share a task's local stores.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 
 namespace kstreams::state {
@@ -10,9 +11,11 @@ namespace kstreams::state {
 class task_directory_lock {
 public:
     task_directory_lock() = default;
-    /// Creates the directory and locks it; throws streams_error naming the directory if another
-    /// instance holds it.
-    explicit task_directory_lock(const std::filesystem::path& dir);
+    /// Creates the directory and locks it, waiting up to `wait` for another holder to let go (a
+    /// task moving between threads of one process is closed by one while the other opens it);
+    /// throws streams_error naming the directory if it stays held.
+    explicit task_directory_lock(const std::filesystem::path& dir,
+                                 std::chrono::milliseconds wait = std::chrono::milliseconds{0});
     task_directory_lock(task_directory_lock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
     task_directory_lock& operator=(task_directory_lock&& other) noexcept;
     ~task_directory_lock() { release(); }

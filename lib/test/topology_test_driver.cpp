@@ -67,6 +67,7 @@ struct topology_test_driver::impl {
         : topo(t), config(std::move(c)), groups(detail::group_topology(t.model())), cache(config.cache_max_bytes),
           wall_clock(config.initial_wall_clock_ms) {
         env.stores.cache = &cache;
+        env.state_lock_wait = std::chrono::milliseconds{0};  // a second driver on the directory fails at once
         env.stores.rocksdb = std::make_shared<state::rocksdb_shared>(config.rocksdb);
         env.application_id = config.application_id;
         env.wall_clock = [this] { return wall_clock; };
