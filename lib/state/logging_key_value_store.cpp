@@ -18,28 +18,6 @@ void logging_key_value_store::init(store_context& ctx) {
     inner_->init(*restore_ctx_);
 }
 
-void logging_key_value_store::timestamped_restore_context::register_store(state_store& store,
-                                                                          restore_callback restore) {
-    inner_->register_store(store, [restore = std::move(restore)](std::span<const restore_record> batch) {
-        std::vector<std::string> values;
-        values.reserve(batch.size());
-        std::vector<restore_record> converted;
-        converted.reserve(batch.size());
-        for (const auto& r : batch) {
-            if (!r.value) {
-                converted.push_back(r);
-                continue;
-            }
-            std::string& v = values.emplace_back();
-            v.reserve(8 + r.value->size());
-            detail::put_big_endian(r.timestamp, v);
-            v.append(*r.value);
-            converted.push_back({r.key, std::string_view(v), r.timestamp});
-        }
-        restore(converted);
-    });
-}
-
 void logging_key_value_store::log(std::string_view key, std::optional<std::string_view> value) {
     if (timestamped_ && value) {
         if (value->size() < 8)

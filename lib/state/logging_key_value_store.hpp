@@ -8,7 +8,7 @@
 
 #include <kstreams/state/bytes_store.hpp>
 
-#include "lib/state/forwarding_store_context.hpp"
+#include "lib/state/timestamped_restore_context.hpp"
 
 namespace kstreams::state {
 
@@ -39,13 +39,6 @@ public:
 
 private:
     void log(std::string_view key, std::optional<std::string_view> value);
-
-    /// Converts restored changelog records of a timestamped store: `timestamp ‖ value`.
-    class timestamped_restore_context final : public forwarding_store_context {
-    public:
-        using forwarding_store_context::forwarding_store_context;
-        void register_store(state_store& store, restore_callback restore) override;
-    };
 
     std::unique_ptr<bytes_key_value_store> inner_;
     bool timestamped_;

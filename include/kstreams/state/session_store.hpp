@@ -1,0 +1,116 @@
+// Session stores (Kafka's SessionStore): one aggregate per key and session window [start, end],
+// kept for a retention period after the session's end. Changelog keys are `key ‖ 8-byte BE end ‖
+// 8-byte BE start`, as Kafka's SessionKeySchema.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <kstreams/state/window_store.hpp>
+
+namespace kstreams {
+
+class bytes_session_store : public state_store {
+public:
+    /// Stores (nullopt: removes) the aggregate of a session. Sessions that ended more than the
+    /// retention period before the latest session end seen are dropped.
+    virtual void put(std::string_view key, kstreams::window session, std::optional<std::string_view> value) = 0;
+    virtual std::optional<std::string> fetch_session(std::string_view key, std::int64_t start, std::int64_t end) = 0;
+    /// Sessions of keys in [key_from, key_to] (nullopt = open) with end >= earliest_session_end and
+    /// start <= latest_session_start.
+    virtual std::unique_ptr<bytes_window_iterator> find_sessions(const std::optional<std::string>& key_from,
+                                                                 const std::optional<std::string>& key_to,
+                                                                 std::int64_t earliest_session_end,
+                                                                 std::int64_t latest_session_start, bool backward) = 0;
+    virtual std::int64_t retention_period() const = 0;
+};
+
+template <class K, class V>
+class session_store : public state_store {
+public:
+    using iterator = store_iterator<key_value<windowed<K>, V>>;
+    virtual void put(const windowed<K>& session, const V& aggregate) = 0;
+    virtual void remove(const windowed<K>& session) = 0;
+    virtual std::optional<V> fetch_session(const K& key, std::int64_t start, std::int64_t end) = 0;
+    virtual iterator find_sessions(const K& key, std::int64_t earliest_session_end, std::int64_t latest_session_start) = 0;
+    virtual iterator backward_find_sessions(const K& key, std::int64_t earliest_session_end,
+                                            std::int64_t latest_session_start) = 0;
+    virtual iterator find_sessions(const std::optional<K>& key_from, const std::optional<K>& key_to,
+                                   std::int64_t earliest_session_end, std::int64_t latest_session_start) = 0;
+    virtual iterator backward_find_sessions(const std::optional<K>& key_from, const std::optional<K>& key_to,
+                                            std::int64_t earliest_session_end, std::int64_t latest_session_start) = 0;
+    /// All sessions of a key (Kafka's fetch(key)).
+    iterator fetch(const K& key) { return find_sessions(key, 0, INT64_MAX); }
+    iterator backward_fetch(const K& key) { return backward_find_sessions(key, 0, INT64_MAX); }
+    iterator fetch(const std::optional<K>& key_from, const std::optional<K>& key_to) {
+        return find_sessions(key_from, key_to, 0, INT64_MAX);
+    }
+};
+
+template <class K, class V>
+class typed_session_store final : public session_store<K, V> {
+public:
+    using typename session_store<K, V>::iterator;
+    typed_session_store(std::unique_ptr<bytes_session_store> inner, std::unique_ptr<kv_codec<K, V>> codec)
+        : inner_(std::move(inner)), codec_(std::move(codec)) {}
+
+    const std::string& name() const override { return inner_->name(); }
+    void init(store_context& ctx) override { inner_->init(ctx); }
+    void flush() override { inner_->flush(); }
+    void flush_cache() override { inner_->flush_cache(); }
+    void close() override { inner_->close(); }
+    bool persistent() const override { return inner_->persistent(); }
+    bool is_open() const override { return inner_->is_open(); }
+
+    void put(const windowed<K>& s, const V& aggregate) override {
+        std::string v;
+        codec_->encode_value(aggregate, v);
+        inner_->put(key_bytes(s.key), s.window, v);
+    }
+    void remove(const windowed<K>& s) override { inner_->put(key_bytes(s.key), s.window, std::nullopt); }
+    std::optional<V> fetch_session(const K& key, std::int64_t start, std::int64_t end) override {
+        auto b = inner_->fetch_session(key_bytes(key), start, end);
+        if (!b) return std::nullopt;
+        return codec_->decode_value(*b);
+    }
+    iterator find_sessions(const K& key, std::int64_t earliest_end, std::int64_t latest_start) override {
+        auto k = key_bytes(key);
+        return wrap(inner_->find_sessions(k, k, earliest_end, latest_start, false));
+    }
+    iterator backward_find_sessions(const K& key, std::int64_t earliest_end, std::int64_t latest_start) override {
+        auto k = key_bytes(key);
+        return wrap(inner_->find_sessions(k, k, earliest_end, latest_start, true));
+    }
+    iterator find_sessions(const std::optional<K>& kf, const std::optional<K>& kt, std::int64_t earliest_end,
+                           std::int64_t latest_start) override {
+        return wrap(inner_->find_sessions(opt_bytes(kf), opt_bytes(kt), earliest_end, latest_start, false));
+    }
+    iterator backward_find_sessions(const std::optional<K>& kf, const std::optional<K>& kt, std::int64_t earliest_end,
+                                    std::int64_t latest_start) override {
+        return wrap(inner_->find_sessions(opt_bytes(kf), opt_bytes(kt), earliest_end, latest_start, true));
+    }
+
+private:
+    std::string key_bytes(const K& k) const {
+        std::string out;
+        codec_->encode_key(k, out);
+        return out;
+    }
+    std::optional<std::string> opt_bytes(const std::optional<K>& k) const {
+        if (!k) return std::nullopt;
+        return key_bytes(*k);
+    }
+    iterator wrap(std::unique_ptr<bytes_window_iterator> it) {
+        return {std::move(it), [c = codec_.get()](const bytes_window_iterator& i) {
+                    return key_value<windowed<K>, V>{{c->decode_key(i.key()), i.window()}, c->decode_value(i.value())};
+                }};
+    }
+
+    std::unique_ptr<bytes_session_store> inner_;
+    std::unique_ptr<kv_codec<K, V>> codec_;
+};
+
+}  // namespace kstreams

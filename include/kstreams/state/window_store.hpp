@@ -1,0 +1,193 @@
+// Window stores (Kafka's WindowStore): values per key and window start, kept for a retention
+// period. The byte store is what in-memory and RocksDB implementations provide; window_store<K,V>
+// is the typed interface processors use. Changelog keys are `key ‖ 8-byte BE window start ‖ 4-byte
+// BE sequence number`, as Kafka's store keys.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <kstreams/state/key_value_store.hpp>
+#include <kstreams/state/state_store.hpp>
+
+namespace kstreams {
+
+/// A time window: [start, end) for time windows, [start, end] for sessions.
+struct window {
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+    auto operator<=>(const window&) const = default;
+};
+
+/// A key and the window it belongs to (Kafka's Windowed<K>).
+template <class K>
+struct windowed {
+    K key{};
+    kstreams::window window{};
+    bool operator==(const windowed&) const = default;
+};
+
+/// A scan over a window or session store: the plain key bytes, the window and the value.
+class bytes_window_iterator {
+public:
+    virtual ~bytes_window_iterator() = default;
+    virtual bool valid() const = 0;
+    virtual void next() = 0;
+    virtual std::string_view key() const = 0;
+    virtual kstreams::window window() const = 0;
+    virtual std::string_view value() const = 0;
+};
+
+class bytes_window_store : public state_store {
+public:
+    /// Stores (nullopt: deletes) the value of `key` in the window starting at `window_start`. With
+    /// duplicates retained every put adds an entry and a null value is ignored. Records older than
+    /// the retention period (behind the latest window start seen) are dropped.
+    virtual void put(std::string_view key, std::optional<std::string_view> value, std::int64_t window_start) = 0;
+    virtual std::optional<std::string> fetch(std::string_view key, std::int64_t window_start) = 0;
+    /// Windows of one key starting in [time_from, time_to], by start time.
+    virtual std::unique_ptr<bytes_window_iterator> fetch(std::string_view key, std::int64_t time_from,
+                                                         std::int64_t time_to, bool backward) = 0;
+    /// Windows of keys in [key_from, key_to] (nullopt = open) starting in [time_from, time_to].
+    virtual std::unique_ptr<bytes_window_iterator> fetch_range(const std::optional<std::string>& key_from,
+                                                               const std::optional<std::string>& key_to,
+                                                               std::int64_t time_from, std::int64_t time_to,
+                                                               bool backward) = 0;
+    virtual std::int64_t retention_period() const = 0;
+    virtual std::int64_t window_size() const = 0;
+    virtual bool retain_duplicates() const = 0;
+};
+
+/// Decodes a byte scan into typed entries as it goes.
+template <class T>
+class store_iterator {
+public:
+    using decode_fn = std::function<T(const bytes_window_iterator&)>;
+    store_iterator(std::unique_ptr<bytes_window_iterator> it, decode_fn decode)
+        : it_(std::move(it)), decode_(std::move(decode)) {}
+    bool has_next() const { return it_ && it_->valid(); }
+    T next() {
+        T t = decode_(*it_);
+        it_->next();
+        return t;
+    }
+    std::vector<T> to_vector() {
+        std::vector<T> out;
+        while (has_next()) out.push_back(next());
+        return out;
+    }
+
+private:
+    std::unique_ptr<bytes_window_iterator> it_;
+    decode_fn decode_;
+};
+
+/// The typed window store. Fetches by one key yield (window start, value); range fetches yield
+/// (windowed key, value) with window end = start + window size.
+template <class K, class V>
+class window_store : public state_store {
+public:
+    virtual void put(const K& key, const V& value, std::int64_t window_start) = 0;
+    /// Kafka's put(key, null, windowStart).
+    virtual void remove(const K& key, std::int64_t window_start) = 0;
+    virtual std::optional<V> fetch(const K& key, std::int64_t window_start) = 0;
+    virtual store_iterator<key_value<std::int64_t, V>> fetch(const K& key, std::int64_t time_from,
+                                                            std::int64_t time_to) = 0;
+    virtual store_iterator<key_value<std::int64_t, V>> backward_fetch(const K& key, std::int64_t time_from,
+                                                                     std::int64_t time_to) = 0;
+    virtual store_iterator<key_value<windowed<K>, V>> fetch(const std::optional<K>& key_from,
+                                                           const std::optional<K>& key_to, std::int64_t time_from,
+                                                           std::int64_t time_to) = 0;
+    virtual store_iterator<key_value<windowed<K>, V>> backward_fetch(const std::optional<K>& key_from,
+                                                                    const std::optional<K>& key_to,
+                                                                    std::int64_t time_from, std::int64_t time_to) = 0;
+    virtual store_iterator<key_value<windowed<K>, V>> fetch_all(std::int64_t time_from, std::int64_t time_to) = 0;
+    virtual store_iterator<key_value<windowed<K>, V>> backward_fetch_all(std::int64_t time_from,
+                                                                        std::int64_t time_to) = 0;
+    virtual store_iterator<key_value<windowed<K>, V>> all() = 0;
+    virtual store_iterator<key_value<windowed<K>, V>> backward_all() = 0;
+};
+
+template <class K, class V>
+class typed_window_store final : public window_store<K, V> {
+public:
+    typed_window_store(std::unique_ptr<bytes_window_store> inner, std::unique_ptr<kv_codec<K, V>> codec)
+        : inner_(std::move(inner)), codec_(std::move(codec)) {}
+
+    const std::string& name() const override { return inner_->name(); }
+    void init(store_context& ctx) override { inner_->init(ctx); }
+    void flush() override { inner_->flush(); }
+    void flush_cache() override { inner_->flush_cache(); }
+    void close() override { inner_->close(); }
+    bool persistent() const override { return inner_->persistent(); }
+    bool is_open() const override { return inner_->is_open(); }
+
+    void put(const K& key, const V& value, std::int64_t window_start) override {
+        std::string v;
+        codec_->encode_value(value, v);
+        inner_->put(key_bytes(key), v, window_start);
+    }
+    void remove(const K& key, std::int64_t window_start) override {
+        inner_->put(key_bytes(key), std::nullopt, window_start);
+    }
+    std::optional<V> fetch(const K& key, std::int64_t window_start) override {
+        auto b = inner_->fetch(key_bytes(key), window_start);
+        if (!b) return std::nullopt;
+        return codec_->decode_value(*b);
+    }
+    store_iterator<key_value<std::int64_t, V>> fetch(const K& key, std::int64_t from, std::int64_t to) override {
+        return by_time(inner_->fetch(key_bytes(key), from, to, false));
+    }
+    store_iterator<key_value<std::int64_t, V>> backward_fetch(const K& key, std::int64_t from, std::int64_t to) override {
+        return by_time(inner_->fetch(key_bytes(key), from, to, true));
+    }
+    store_iterator<key_value<windowed<K>, V>> fetch(const std::optional<K>& kf, const std::optional<K>& kt,
+                                                   std::int64_t from, std::int64_t to) override {
+        return by_key(inner_->fetch_range(opt_bytes(kf), opt_bytes(kt), from, to, false));
+    }
+    store_iterator<key_value<windowed<K>, V>> backward_fetch(const std::optional<K>& kf, const std::optional<K>& kt,
+                                                            std::int64_t from, std::int64_t to) override {
+        return by_key(inner_->fetch_range(opt_bytes(kf), opt_bytes(kt), from, to, true));
+    }
+    store_iterator<key_value<windowed<K>, V>> fetch_all(std::int64_t from, std::int64_t to) override {
+        return by_key(inner_->fetch_range(std::nullopt, std::nullopt, from, to, false));
+    }
+    store_iterator<key_value<windowed<K>, V>> backward_fetch_all(std::int64_t from, std::int64_t to) override {
+        return by_key(inner_->fetch_range(std::nullopt, std::nullopt, from, to, true));
+    }
+    store_iterator<key_value<windowed<K>, V>> all() override { return fetch_all(INT64_MIN, INT64_MAX); }
+    store_iterator<key_value<windowed<K>, V>> backward_all() override { return backward_fetch_all(INT64_MIN, INT64_MAX); }
+
+    bytes_window_store& bytes_store() { return *inner_; }
+
+private:
+    std::string key_bytes(const K& k) const {
+        std::string out;
+        codec_->encode_key(k, out);
+        return out;
+    }
+    std::optional<std::string> opt_bytes(const std::optional<K>& k) const {
+        if (!k) return std::nullopt;
+        return key_bytes(*k);
+    }
+    store_iterator<key_value<std::int64_t, V>> by_time(std::unique_ptr<bytes_window_iterator> it) {
+        return {std::move(it), [c = codec_.get()](const bytes_window_iterator& i) {
+                    return key_value<std::int64_t, V>{i.window().start, c->decode_value(i.value())};
+                }};
+    }
+    store_iterator<key_value<windowed<K>, V>> by_key(std::unique_ptr<bytes_window_iterator> it) {
+        return {std::move(it), [c = codec_.get()](const bytes_window_iterator& i) {
+                    return key_value<windowed<K>, V>{{c->decode_key(i.key()), i.window()}, c->decode_value(i.value())};
+                }};
+    }
+
+    std::unique_ptr<bytes_window_store> inner_;
+    std::unique_ptr<kv_codec<K, V>> codec_;
+};
+
+}  // namespace kstreams

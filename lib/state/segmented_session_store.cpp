@@ -1,0 +1,109 @@
+#include "lib/state/segmented_session_store.hpp"
+
+#include <algorithm>
+
+#include <kstreams/serde.hpp>
+
+namespace kstreams::state {
+
+namespace {
+
+constexpr std::size_t session_suffix = 16;
+
+std::int64_t end_of(std::string_view k) {
+    return detail::get_big_endian<std::int64_t>(k.substr(k.size() - session_suffix, 8));
+}
+std::int64_t start_of(std::string_view k) { return detail::get_big_endian<std::int64_t>(k.substr(k.size() - 8, 8)); }
+
+class session_filter_iterator final : public bytes_window_iterator {
+public:
+    session_filter_iterator(std::unique_ptr<bytes_iterator> it, std::optional<std::string> key_from,
+                            std::optional<std::string> key_to, std::int64_t earliest_end, std::int64_t latest_start)
+        : it_(std::move(it)), key_from_(std::move(key_from)), key_to_(std::move(key_to)), earliest_end_(earliest_end),
+          latest_start_(latest_start) {
+        settle();
+    }
+    bool valid() const override { return it_->valid(); }
+    void next() override {
+        it_->next();
+        settle();
+    }
+    std::string_view key() const override { return it_->key().substr(0, it_->key().size() - session_suffix); }
+    kstreams::window window() const override { return {start_of(it_->key()), end_of(it_->key())}; }
+    std::string_view value() const override { return it_->value(); }
+
+private:
+    void settle() {
+        for (; it_->valid(); it_->next()) {
+            std::string_view k = it_->key();
+            if (k.size() < session_suffix) continue;
+            std::string_view plain = k.substr(0, k.size() - session_suffix);
+            if (key_from_ && plain < std::string_view(*key_from_)) continue;
+            if (key_to_ && plain > std::string_view(*key_to_)) continue;
+            if (end_of(k) < earliest_end_ || start_of(k) > latest_start_) continue;
+            return;
+        }
+    }
+
+    std::unique_ptr<bytes_iterator> it_;
+    std::optional<std::string> key_from_, key_to_;
+    std::int64_t earliest_end_, latest_start_;
+};
+
+}  // namespace
+
+segmented_session_store::segmented_session_store(std::string name, std::unique_ptr<bytes_key_value_store> backend,
+                                                 std::int64_t retention)
+    : name_(std::move(name)), segments_(std::move(backend), retention), retention_(retention) {}
+
+std::string segmented_session_store::session_key(std::string_view key, std::int64_t start, std::int64_t end) {
+    std::string k;
+    k.reserve(key.size() + session_suffix);
+    k.append(key);
+    detail::put_big_endian(end, k);
+    detail::put_big_endian(start, k);
+    return k;
+}
+
+void segmented_session_store::init(store_context& ctx) {
+    segments_.init(ctx);
+    ctx.register_store(*this, [this](std::span<const restore_record> batch) {
+        for (const auto& r : batch) {
+            if (r.key.size() < session_suffix) continue;
+            const std::int64_t end = end_of(r.key);
+            segments_.observe(end);
+            if (segments_.expired(end)) continue;
+            segments_.put(end, r.key, r.value);
+        }
+    });
+}
+
+void segmented_session_store::put(std::string_view key, kstreams::window session,
+                                  std::optional<std::string_view> value) {
+    segments_.observe(session.end);
+    if (segments_.expired(session.end)) return;  // Kafka skips sessions that ended out of retention
+    segments_.put(session.end, session_key(key, session.start, session.end), value);
+}
+
+std::optional<std::string> segmented_session_store::fetch_session(std::string_view key, std::int64_t start,
+                                                                   std::int64_t end) {
+    if (segments_.expired(end)) return std::nullopt;
+    return segments_.get(end, session_key(key, start, end));
+}
+
+std::unique_ptr<bytes_window_iterator> segmented_session_store::find_sessions(const std::optional<std::string>& key_from,
+                                                                              const std::optional<std::string>& key_to,
+                                                                              std::int64_t earliest_session_end,
+                                                                              std::int64_t latest_session_start,
+                                                                              bool backward) {
+    if (segments_.observed() != INT64_MIN)
+        earliest_session_end = std::max(earliest_session_end, segments_.observed() - retention_ + 1);
+    std::optional<std::string> hi;
+    if (key_to) hi = *key_to + std::string(session_suffix, '\xff');
+    // A session ending at any time after earliest_session_end may have started early enough.
+    return std::make_unique<session_filter_iterator>(
+        segments_.scan(earliest_session_end, INT64_MAX, key_from, hi, backward), key_from, key_to,
+        earliest_session_end, latest_session_start);
+}
+
+}  // namespace kstreams::state

@@ -1,0 +1,40 @@
+// A session store over segments (by session end) of a byte key-value store (Kafka's
+// RocksDBSessionStore, and here also the in-memory one). Segment suffix = changelog key =
+// `key ‖ 8-byte BE end ‖ 8-byte BE start`.
+#pragma once
+
+#include <kstreams/state/session_store.hpp>
+
+#include "lib/state/segmented_store.hpp"
+
+namespace kstreams::state {
+
+class segmented_session_store final : public bytes_session_store {
+public:
+    segmented_session_store(std::string name, std::unique_ptr<bytes_key_value_store> backend, std::int64_t retention);
+
+    const std::string& name() const override { return name_; }
+    void init(store_context& ctx) override;
+    void flush() override { segments_.backend().flush(); }
+    void close() override { segments_.backend().close(); }
+    bool persistent() const override { return segments_.backend().persistent(); }
+    bool is_open() const override { return segments_.backend().is_open(); }
+
+    void put(std::string_view key, kstreams::window session, std::optional<std::string_view> value) override;
+    std::optional<std::string> fetch_session(std::string_view key, std::int64_t start, std::int64_t end) override;
+    std::unique_ptr<bytes_window_iterator> find_sessions(const std::optional<std::string>& key_from,
+                                                         const std::optional<std::string>& key_to,
+                                                         std::int64_t earliest_session_end,
+                                                         std::int64_t latest_session_start, bool backward) override;
+    std::int64_t retention_period() const override { return retention_; }
+
+    /// `key ‖ 8-byte BE end ‖ 8-byte BE start`, Kafka's session key.
+    static std::string session_key(std::string_view key, std::int64_t start, std::int64_t end);
+
+private:
+    std::string name_;
+    segmented_store segments_;
+    std::int64_t retention_;
+};
+
+}  // namespace kstreams::state

@@ -1,0 +1,123 @@
+// Suppliers and layers of window and session stores.
+#include <kstreams/state/window_stores.hpp>
+
+#include <stdexcept>
+
+#include "lib/state/in_memory_key_value_store.hpp"
+#include "lib/state/logging_segmented_stores.hpp"
+#include "lib/state/rocksdb_key_value_store.hpp"
+#include "lib/state/segmented_session_store.hpp"
+#include "lib/state/segmented_window_store.hpp"
+
+namespace kstreams::detail {
+
+std::unique_ptr<bytes_window_store> wrap_window_layers(std::unique_ptr<bytes_window_store> inner,
+                                                       const logging_config& logging, bool timestamped) {
+    if (logging.enabled) inner = std::make_unique<state::logging_window_store>(std::move(inner), timestamped);
+    return inner;
+}
+
+std::unique_ptr<bytes_session_store> wrap_session_layers(std::unique_ptr<bytes_session_store> inner,
+                                                         const logging_config& logging) {
+    if (logging.enabled) inner = std::make_unique<state::logging_session_store>(std::move(inner));
+    return inner;
+}
+
+std::map<std::string, std::string> windowed_changelog_config(std::int64_t retention,
+                                                             std::map<std::string, std::string> user) {
+    constexpr std::int64_t additional_retention = 24 * 60 * 60 * 1000;  // windowstore.changelog.additional.retention.ms
+    user.try_emplace("cleanup.policy", "compact,delete");
+    user.try_emplace("retention.ms", std::to_string(retention + additional_retention));
+    return user;
+}
+
+}  // namespace kstreams::detail
+
+namespace kstreams::stores {
+
+namespace {
+
+std::unique_ptr<bytes_key_value_store> backend(const std::string& name, bool persistent) {
+    if (persistent) return std::make_unique<state::rocksdb_key_value_store>(name);
+    return std::make_unique<state::in_memory_key_value_store>(name);
+}
+
+class window_supplier final : public window_bytes_store_supplier {
+public:
+    window_supplier(std::string name, std::int64_t retention, std::int64_t size, bool dups, bool persistent)
+        : name_(std::move(name)), retention_(retention), size_(size), dups_(dups), persistent_(persistent) {
+        if (retention < 0 || size < 0)
+            throw std::invalid_argument("window store " + name_ + ": retention and window size must not be negative");
+        if (retention < size)
+            throw std::invalid_argument("window store " + name_ + ": the retention period (" +
+                                        std::to_string(retention) + " ms) must be at least the window size (" +
+                                        std::to_string(size) + " ms)");
+    }
+    const std::string& name() const override { return name_; }
+    std::unique_ptr<bytes_window_store> get() const override {
+        return std::make_unique<state::segmented_window_store>(name_, backend(name_, persistent_), retention_, size_,
+                                                               dups_);
+    }
+    std::int64_t retention_period() const override { return retention_; }
+    std::int64_t window_size() const override { return size_; }
+    bool retain_duplicates() const override { return dups_; }
+
+private:
+    std::string name_;
+    std::int64_t retention_, size_;
+    bool dups_, persistent_;
+};
+
+class session_supplier final : public session_bytes_store_supplier {
+public:
+    session_supplier(std::string name, std::int64_t retention, bool persistent)
+        : name_(std::move(name)), retention_(retention), persistent_(persistent) {
+        if (retention < 0) throw std::invalid_argument("session store " + name_ + ": retention must not be negative");
+    }
+    const std::string& name() const override { return name_; }
+    std::unique_ptr<bytes_session_store> get() const override {
+        return std::make_unique<state::segmented_session_store>(name_, backend(name_, persistent_), retention_);
+    }
+    std::int64_t retention_period() const override { return retention_; }
+
+private:
+    std::string name_;
+    std::int64_t retention_;
+    bool persistent_;
+};
+
+}  // namespace
+
+std::shared_ptr<const window_bytes_store_supplier> in_memory_window_store(std::string name,
+                                                                          std::chrono::milliseconds retention,
+                                                                          std::chrono::milliseconds window_size,
+                                                                          bool retain_duplicates) {
+    return std::make_shared<window_supplier>(std::move(name), retention.count(), window_size.count(),
+                                             retain_duplicates, false);
+}
+
+std::shared_ptr<const window_bytes_store_supplier> persistent_window_store(std::string name,
+                                                                           std::chrono::milliseconds retention,
+                                                                           std::chrono::milliseconds window_size,
+                                                                           bool retain_duplicates) {
+    return std::make_shared<window_supplier>(std::move(name), retention.count(), window_size.count(),
+                                             retain_duplicates, true);
+}
+
+std::shared_ptr<const window_bytes_store_supplier> persistent_timestamped_window_store(
+    std::string name, std::chrono::milliseconds retention, std::chrono::milliseconds window_size,
+    bool retain_duplicates) {
+    return persistent_window_store(std::move(name), retention, window_size, retain_duplicates);
+}
+
+std::shared_ptr<const session_bytes_store_supplier> in_memory_session_store(std::string name,
+                                                                            std::chrono::milliseconds retention) {
+    return std::make_shared<session_supplier>(std::move(name), retention.count(), false);
+}
+
+std::shared_ptr<const session_bytes_store_supplier> persistent_session_store(std::string name,
+                                                                             std::chrono::milliseconds retention) {
+    return std::make_shared<session_supplier>(std::move(name), retention.count(), true);
+}
+
+}  // namespace kstreams::stores

@@ -1,0 +1,206 @@
+// One window store suite and one session store suite, each run against the in-memory and the
+// RocksDB implementation, through the typed interfaces and a test store context.
+#include <doctest/doctest.h>
+
+#include <kstreams/state/window_stores.hpp>
+
+#include "tests/state/store_test_support.hpp"
+
+using namespace kstreams;
+using namespace std::chrono_literals;
+using kstreams::test_support::test_store_context;
+using str = std::string;
+
+namespace {
+
+struct in_memory_kind {
+    static constexpr bool persistent = false;
+    static auto window(str name, std::chrono::milliseconds retention, std::chrono::milliseconds size, bool dups) {
+        return stores::in_memory_window_store(std::move(name), retention, size, dups);
+    }
+    static auto session(str name, std::chrono::milliseconds retention) {
+        return stores::in_memory_session_store(std::move(name), retention);
+    }
+};
+struct rocksdb_kind {
+    static constexpr bool persistent = true;
+    static auto window(str name, std::chrono::milliseconds retention, std::chrono::milliseconds size, bool dups) {
+        return stores::persistent_window_store(std::move(name), retention, size, dups);
+    }
+    static auto session(str name, std::chrono::milliseconds retention) {
+        return stores::persistent_session_store(std::move(name), retention);
+    }
+};
+
+template <class T>
+std::unique_ptr<window_store<str, str>> make_window(test_store_context& ctx, std::chrono::milliseconds retention,
+                                                    std::chrono::milliseconds size, bool dups = false) {
+    auto b = stores::window_store_builder<str, str>(T::window("win", retention, size, dups));
+    auto s = b.build();
+    std::unique_ptr<window_store<str, str>> w(dynamic_cast<window_store<str, str>*>(s.release()));
+    w->init(ctx);
+    return w;
+}
+
+template <class T>
+std::unique_ptr<session_store<str, str>> make_session(test_store_context& ctx, std::chrono::milliseconds retention) {
+    auto s = stores::session_store_builder<str, str>(T::session("sess", retention)).build();
+    std::unique_ptr<session_store<str, str>> w(dynamic_cast<session_store<str, str>*>(s.release()));
+    w->init(ctx);
+    return w;
+}
+
+using by_time = std::vector<key_value<std::int64_t, str>>;
+using by_key = std::vector<key_value<windowed<str>, str>>;
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("window store: put, fetch one window, fetch a key's windows forward and backward", T,
+                   in_memory_kind, rocksdb_kind) {
+    test_store_context ctx;
+    auto w = make_window<T>(ctx, 1h, 10s);
+    CHECK(w->persistent() == T::persistent);
+    w->put("a", "a0", 0);
+    w->put("a", "a10", 10000);
+    w->put("a", "a20", 20000);
+    w->put("ab", "ab10", 10000);  // a key with "a" as prefix must not leak into fetches of "a"
+    w->put("b", "b10", 10000);
+    CHECK(w->fetch("a", 10000) == "a10");
+    CHECK_FALSE(w->fetch("a", 5000));
+    CHECK(w->fetch("a", 0, 20000).to_vector() == by_time{{0, "a0"}, {10000, "a10"}, {20000, "a20"}});
+    CHECK(w->fetch("a", 5000, 20000).to_vector() == by_time{{10000, "a10"}, {20000, "a20"}});
+    CHECK(w->backward_fetch("a", 0, 10000).to_vector() == by_time{{10000, "a10"}, {0, "a0"}});
+    w->put("a", "A10", 10000);  // overwrite
+    w->remove("a", 0);          // put(key, null)
+    CHECK(w->fetch("a", 0, 20000).to_vector() == by_time{{10000, "A10"}, {20000, "a20"}});
+}
+
+TEST_CASE_TEMPLATE("window store: key range and all fetches carry windows [start, start + size)", T, in_memory_kind,
+                   rocksdb_kind) {
+    test_store_context ctx;
+    auto w = make_window<T>(ctx, 1h, 10s);
+    w->put("b", "b0", 0);
+    w->put("a", "a0", 0);
+    w->put("c", "c10", 10000);
+    w->put("a", "a10", 10000);
+    auto range = w->fetch(str("a"), str("b"), 0, 10000).to_vector();
+    CHECK(range == by_key{{{"a", {0, 10000}}, "a0"}, {{"a", {10000, 20000}}, "a10"}, {{"b", {0, 10000}}, "b0"}});
+    auto all = w->all().to_vector();
+    CHECK(all.size() == 4);
+    auto back = w->backward_all().to_vector();
+    REQUIRE(back.size() == 4);
+    CHECK(back.front().key.key == "c");
+    auto timed = w->fetch_all(5000, 10000).to_vector();
+    CHECK(timed == by_key{{{"a", {10000, 20000}}, "a10"}, {{"c", {10000, 20000}}, "c10"}});
+    CHECK(w->fetch(std::nullopt, str("a"), 0, 100000).to_vector().size() == 2);
+}
+
+TEST_CASE_TEMPLATE("window store: windows past retention are dropped and never returned", T, in_memory_kind,
+                   rocksdb_kind) {
+    test_store_context ctx;
+    auto w = make_window<T>(ctx, 120s, 10s);  // segments of 60 s
+    w->put("k", "old", 0);
+    w->put("k", "mid", 60000);
+    w->put("k", "new", 200000);  // stream time 200 s: anything at or before 80 s is out of retention
+    CHECK_FALSE(w->fetch("k", 0));
+    CHECK_FALSE(w->fetch("k", 60000));
+    CHECK(w->fetch("k", 0, 300000).to_vector() == by_time{{200000, "new"}});
+    w->put("k", "late", 50000);  // an expired window is not stored
+    CHECK(w->all().to_vector().size() == 1);
+}
+
+TEST_CASE_TEMPLATE("window store: retained duplicates keep every put", T, in_memory_kind, rocksdb_kind) {
+    test_store_context ctx;
+    auto w = make_window<T>(ctx, 1h, 10s, true);
+    w->put("k", "x", 1000);
+    w->put("k", "y", 1000);
+    w->remove("k", 1000);  // ignored with duplicates
+    CHECK(w->fetch("k", 0, 5000).to_vector() == by_time{{1000, "x"}, {1000, "y"}});
+}
+
+TEST_CASE_TEMPLATE("window store: changelog keys are key ‖ start ‖ seqnum, and restoring them rebuilds the store", T,
+                   in_memory_kind, rocksdb_kind) {
+    test_store_context ctx;
+    ctx.timestamp = 77;
+    auto w = make_window<T>(ctx, 1h, 10s);
+    w->put("k", "v", 1000);
+    REQUIRE(ctx.changes.size() == 1);
+    str expected_key = "k";
+    detail::put_big_endian(std::int64_t{1000}, expected_key);
+    detail::put_big_endian(std::int32_t{0}, expected_key);
+    CHECK(ctx.changes[0].store == "win");
+    CHECK(ctx.changes[0].key == expected_key);
+    CHECK(ctx.changes[0].value == "v");
+    CHECK(ctx.changes[0].timestamp == 77);
+
+    test_store_context ctx2;
+    auto w2 = make_window<T>(ctx2, 1h, 10s);
+    REQUIRE(ctx2.registered.size() == 1);
+    std::vector<restore_record> batch{{ctx.changes[0].key, std::string_view("v"), 77}};
+    ctx2.registered[0].second(batch);
+    CHECK(w2->fetch("k", 1000) == "v");
+}
+
+TEST_CASE("rocksdb window store: data survives reopening") {
+    auto dir = test_support::fresh_temp_dir("window-reopen");
+    {
+        test_store_context ctx(dir);
+        ctx.owns_dir = false;
+        auto w = make_window<rocksdb_kind>(ctx, 1h, 10s);
+        w->put("k", "v", 120000);
+        w->close();
+    }
+    test_store_context ctx(dir);
+    auto w = make_window<rocksdb_kind>(ctx, 1h, 10s);
+    CHECK(w->fetch("k", 0, 200000).to_vector() == by_time{{120000, "v"}});
+}
+
+TEST_CASE("window store: retention shorter than the window is rejected naming the store") {
+    CHECK_THROWS_WITH_AS(stores::in_memory_window_store("short", 1s, 10s, false), doctest::Contains("short"),
+                         std::invalid_argument);
+}
+
+TEST_CASE_TEMPLATE("session store: put, fetch_session, find_sessions by end and start bounds", T, in_memory_kind,
+                   rocksdb_kind) {
+    test_store_context ctx;
+    auto s = make_session<T>(ctx, 1h);
+    CHECK(s->persistent() == T::persistent);
+    s->put({"a", {0, 10}}, "a1");
+    s->put({"a", {100, 200}}, "a2");
+    s->put({"ab", {5, 15}}, "ab");
+    s->put({"b", {50, 60}}, "b");
+    CHECK(s->fetch_session("a", 100, 200) == "a2");
+    CHECK_FALSE(s->fetch_session("a", 100, 201));
+    CHECK(s->fetch("a").to_vector() == by_key{{{"a", {0, 10}}, "a1"}, {{"a", {100, 200}}, "a2"}});
+    CHECK(s->backward_fetch("a").to_vector().front().value == "a2");
+    // end >= 10 and start <= 100: both sessions of a
+    CHECK(s->find_sessions("a", 10, 100).to_vector().size() == 2);
+    // end >= 11: only the second
+    CHECK(s->find_sessions("a", 11, 1000).to_vector() == by_key{{{"a", {100, 200}}, "a2"}});
+    // start <= 99: only the first
+    CHECK(s->find_sessions("a", 0, 99).to_vector() == by_key{{{"a", {0, 10}}, "a1"}});
+    CHECK(s->find_sessions(str("a"), str("b"), 0, INT64_MAX).to_vector().size() == 4);
+    s->remove({"a", {0, 10}});
+    CHECK(s->fetch("a").to_vector().size() == 1);
+}
+
+TEST_CASE_TEMPLATE("session store: changelog keys are key ‖ end ‖ start; old sessions expire", T, in_memory_kind,
+                   rocksdb_kind) {
+    test_store_context ctx;
+    auto s = make_session<T>(ctx, 60s);
+    s->put({"k", {5, 10}}, "v");
+    REQUIRE(ctx.changes.size() == 1);
+    str expected = "k";
+    detail::put_big_endian(std::int64_t{10}, expected);
+    detail::put_big_endian(std::int64_t{5}, expected);
+    CHECK(ctx.changes[0].key == expected);
+    s->put({"k", {300000, 300000}}, "w");
+    CHECK_FALSE(s->fetch_session("k", 5, 10));
+    CHECK(s->fetch("k").to_vector() == by_key{{{"k", {300000, 300000}}, "w"}});
+
+    test_store_context ctx2;
+    auto s2 = make_session<T>(ctx2, 60s);
+    std::vector<restore_record> batch{{ctx.changes[0].key, std::string_view("v"), 0}};
+    ctx2.registered[0].second(batch);
+    CHECK(s2->fetch_session("k", 5, 10) == "v");
+}
