@@ -131,7 +131,10 @@ TEST_CASE("aggregations sharing one repartition topic each see every record once
     f.in.pipe_input("2", "a", 0);
     CHECK(kvs(f.out<std::int64_t>("counts")) == std::vector<std::pair<str, std::int64_t>>{{"a", 1}, {"a", 2}});
     CHECK(kvs(f.out<str>("concat")) == std::vector<std::pair<str, str>>{{"a", "a"}, {"a", "aa"}});
-    CHECK(f.driver.produced_topic_names().size() == 3);  // counts, concat and one repartition topic
+    // counts, concat and one repartition topic, besides the two stores' changelogs
+    auto names = f.driver.produced_topic_names();
+    std::erase_if(names, [](const str& n) { return n.ends_with("-changelog"); });
+    CHECK(names.size() == 3);
 }
 
 TEST_CASE("stored aggregates use Kafka's timestamped layout: 8-byte big-endian timestamp, then the value") {
