@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include <kstreams/dsl.hpp>
 #include <kstreams/processor.hpp>
 #include <kstreams/state/stores.hpp>
 #include <kstreams/topology.hpp>
@@ -122,6 +123,37 @@ void count_processor_api(benchmark::State& s, std::shared_ptr<const key_value_by
     run_records(s, [&] { task.process(recs[i++]); });
 }
 
+/// Records between two commits (flush of caches and stores), as a runner would at
+/// commit.interval.ms: about ten updates per key.
+constexpr int commit_every = 100000;
+
+/// group_by_key().count() through the DSL, the count's updates written to a topic. The store is
+/// not logged (the baseline keeps no changelog either).
+void count_dsl(benchmark::State& s, bool persistent, bool caching) {
+    streams_builder b;
+    auto m = materialized<>::as("counts").with_logging_disabled();
+    m = caching ? m.with_caching_enabled() : m.with_caching_disabled();
+    m = persistent ? m.with_persistent_store() : m.with_in_memory_store();
+    b.stream<key_t, value_t>("in").group_by_key().count(m).to_stream().to("out");
+    const topology t = b.build();
+    const raw_records recs = int_records();
+    task_bench task(t, "in");
+    std::size_t i = 0;
+    int since_commit = 0;
+    run_records(s, [&] {
+        task.process(recs[i++]);
+        if (++since_commit == commit_every) {
+            task.flush();
+            since_commit = 0;
+        }
+    });
+    const auto sent = task.collector().records;
+    if (caching && s.iterations() > key_count && sent >= static_cast<std::uint64_t>(s.iterations()))
+        s.SkipWithError("the record cache coalesced no update: caching is not active in this runner");
+    if (!caching && sent != static_cast<std::uint64_t>(s.iterations()))
+        s.SkipWithError("without a cache every update must be forwarded");
+}
+
 void count_baseline(benchmark::State& s) {
     const raw_records recs = int_records();
     const serde<key_t> ks;
@@ -143,6 +175,13 @@ const bool registered = [] {
     add_case("kv_get_put/rocksdb", kv_rocksdb, "kv_get_put/baseline_rocksdb", 1.3);
 
     add_baseline("count/baseline_unordered_map", count_baseline);
+    for (bool persistent : {false, true})
+        for (bool caching : {false, true}) {
+            const std::string name = std::string("count/dsl/") + (persistent ? "rocksdb" : "in_memory") +
+                                     (caching ? "/cache_10MiB" : "/no_cache");
+            add_case(name, [=](benchmark::State& s) { count_dsl(s, persistent, caching); },
+                     "count/baseline_unordered_map", persistent ? 0 : 2);
+        }
     add_case("count/processor_api/in_memory", [](benchmark::State& s) {
         count_processor_api(s, stores::in_memory_key_value_store("counts"));
     }, "count/baseline_unordered_map", 2);
