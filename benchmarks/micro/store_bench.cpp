@@ -168,6 +168,26 @@ void count_baseline(benchmark::State& s) {
     });
 }
 
+/// A count kept in a plain RocksDB (same options as the store): Get, +1, Put, then send.
+void count_baseline_rocksdb(benchmark::State& s) {
+    const raw_records recs = int_records();
+    const serde<key_t> ks;
+    const serde<value_t> vs;
+    plain_rocksdb db;
+    hand_written_sink sink;
+    std::string value_buf, read_buf;
+    std::size_t i = 0;
+    run_records(s, [&] {
+        const detail::raw_record& raw = recs[i++];
+        const key_t k = ks.deserialize(*raw.key);
+        const value_t c = (db.get(*raw.key, read_buf) ? vs.deserialize(read_buf) : 0) + 1;
+        value_buf.clear();
+        vs.serialize(c, value_buf);
+        db.put(*raw.key, value_buf);
+        sink.send(k, c, raw.timestamp);
+    });
+}
+
 const bool registered = [] {
     add_baseline("kv_get_put/baseline_unordered_map", kv_baseline_unordered_map);
     add_baseline("kv_get_put/baseline_rocksdb", kv_baseline_rocksdb);
@@ -175,19 +195,21 @@ const bool registered = [] {
     add_case("kv_get_put/rocksdb", kv_rocksdb, "kv_get_put/baseline_rocksdb", 1.3);
 
     add_baseline("count/baseline_unordered_map", count_baseline);
+    add_baseline("count/baseline_rocksdb", count_baseline_rocksdb);
     for (bool persistent : {false, true})
         for (bool caching : {false, true}) {
             const std::string name = std::string("count/dsl/") + (persistent ? "rocksdb" : "in_memory") +
                                      (caching ? "/cache_10MiB" : "/no_cache");
             add_case(name, [=](benchmark::State& s) { count_dsl(s, persistent, caching); },
-                     "count/baseline_unordered_map", persistent ? 0 : 2);
+                     persistent ? "count/baseline_unordered_map,count/baseline_rocksdb" : "count/baseline_unordered_map",
+                     persistent ? 0 : 2);
         }
     add_case("count/processor_api/in_memory", [](benchmark::State& s) {
         count_processor_api(s, stores::in_memory_key_value_store("counts"));
     }, "count/baseline_unordered_map", 2);
     add_case("count/processor_api/rocksdb", [](benchmark::State& s) {
         count_processor_api(s, stores::persistent_key_value_store("counts"));
-    }, "count/baseline_unordered_map");
+    }, "count/baseline_rocksdb");
     return true;
 }();
 
