@@ -75,8 +75,8 @@ topology dsl_chain(int n) {
     return b.build();
 }
 
-void run_topology(benchmark::State& s, const topology& t, int ops) {
-    const raw_records recs = int_records();
+void run_topology(benchmark::State& s, const topology& t, int ops, const headers* hdrs = nullptr) {
+    const raw_records recs = int_records("in", hdrs);
     task_bench task(t, "in");
     std::size_t i = 0;
     run_records(s, [&] { task.process(recs[i++]); }, 1, ops);
@@ -85,8 +85,8 @@ void run_topology(benchmark::State& s, const topology& t, int ops) {
 }
 
 template <int N>
-void baseline_chain(benchmark::State& s) {
-    const raw_records recs = int_records();
+void baseline_chain(benchmark::State& s, const headers* hdrs = nullptr) {
+    const raw_records recs = int_records("in", hdrs);
     const serde<key_t> ks;
     const serde<value_t> vs;
     hand_written_sink sink;
@@ -97,7 +97,7 @@ void baseline_chain(benchmark::State& s) {
             const detail::raw_record& raw = recs[i++];
             key_t k = ks.deserialize(*raw.key);
             value_t v = vs.deserialize(*raw.value);
-            if (hand_written_chain<N>(k, v)) sink.send(k, v, raw.timestamp);
+            if (hand_written_chain<N>(k, v)) sink.send(k, v, raw.timestamp, ks, vs, raw.hdrs);
         },
         1, N);
     if (sink.collector.records != static_cast<std::uint64_t>(s.iterations()))
@@ -107,7 +107,7 @@ void baseline_chain(benchmark::State& s) {
 template <int N>
 void register_chain() {
     const std::string group = "chain/ops:" + std::to_string(N);
-    add_baseline(group + "/baseline", baseline_chain<N>);
+    add_baseline(group + "/baseline", [](benchmark::State& s) { baseline_chain<N>(s); });
     add_case(group + "/dsl", [](benchmark::State& s) { run_topology(s, dsl_chain(N), N); }, group + "/baseline",
              1.5);
     add_case(group + "/processor_api", [](benchmark::State& s) { run_topology(s, processor_api_chain(N), N); },
@@ -160,6 +160,10 @@ const bool registered = [] {
     register_chain<1>();
     register_chain<4>();
     register_chain<16>();
+    // Records with two headers: the hand-written loop passes them by reference to the producer.
+    add_baseline("chain/ops:4/headers/baseline", [](benchmark::State& s) { baseline_chain<4>(s, &two_headers()); });
+    add_case("chain/ops:4/headers/dsl", [](benchmark::State& s) { run_topology(s, dsl_chain(4), 4, &two_headers()); },
+             "chain/ops:4/headers/baseline", 1.5);
     add_baseline("flat_map_values/vector/baseline", flat_map_values_baseline<to_vector>);
     add_case("flat_map_values/vector/dsl", flat_map_values_dsl<to_vector>, "flat_map_values/vector/baseline");
     add_baseline("flat_map_values/view/baseline", flat_map_values_baseline<to_view>);

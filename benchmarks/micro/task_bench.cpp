@@ -10,7 +10,8 @@
 
 namespace kstreams::bench {
 
-raw_records::raw_records(std::string topic, std::vector<std::pair<std::string, std::string>> kvs)
+raw_records::raw_records(std::string topic, std::vector<std::pair<std::string, std::string>> kvs,
+                         const headers* hdrs)
     : topic_(std::move(topic)), kvs_(std::move(kvs)) {
     if (kvs_.empty() || (kvs_.size() & (kvs_.size() - 1)) != 0)
         throw std::invalid_argument("raw_records: the number of records must be a power of two");
@@ -24,6 +25,7 @@ raw_records::raw_records(std::string topic, std::vector<std::pair<std::string, s
         r.timestamp = ts++;
         r.key = std::string_view(kvs_[i].first);
         r.value = std::string_view(kvs_[i].second);
+        r.hdrs = hdrs;
         raw_.push_back(r);
     }
 }

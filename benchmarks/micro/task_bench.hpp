@@ -44,7 +44,9 @@ public:
 /// Pre-built records in bytes: keys and values live here, raw_records point into them.
 class raw_records {
 public:
-    raw_records(std::string topic, std::vector<std::pair<std::string, std::string>> kvs);
+    /// `hdrs`, if given, are every record's headers (and must outlive this).
+    raw_records(std::string topic, std::vector<std::pair<std::string, std::string>> kvs,
+                const headers* hdrs = nullptr);
     const detail::raw_record& operator[](std::size_t i) const { return raw_[i & mask_]; }
     std::size_t size() const { return raw_.size(); }
 
@@ -86,7 +88,8 @@ private:
 /// `n` records with 4-byte big-endian int32 keys cycling over `keys` distinct keys and values made
 /// by `value_of(i)` (already serialized), as Kafka Streams' SimpleBenchmark loads them.
 template <class ValueOf>
-raw_records make_records(std::string topic, std::size_t n, std::int32_t keys, ValueOf value_of) {
+raw_records make_records(std::string topic, std::size_t n, std::int32_t keys, ValueOf value_of,
+                         const headers* hdrs = nullptr) {
     std::vector<std::pair<std::string, std::string>> kvs;
     kvs.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -95,7 +98,7 @@ raw_records make_records(std::string topic, std::size_t n, std::int32_t keys, Va
         for (int b = 3; b >= 0; --b) k.push_back(static_cast<char>((key >> (8 * b)) & 0xff));
         kvs.emplace_back(std::move(k), value_of(i));
     }
-    return raw_records(std::move(topic), std::move(kvs));
+    return raw_records(std::move(topic), std::move(kvs), hdrs);
 }
 
 }  // namespace kstreams::bench

@@ -22,13 +22,23 @@ inline constexpr std::size_t record_count = 16384;
 /// Distinct keys, as in Kafka Streams' SimpleBenchmark.
 inline constexpr std::int32_t key_count = 10000;
 
-/// int32 keys over 10,000 keys, int64 values 0, 1, 2, ...
-inline raw_records int_records(std::string topic = "in") {
-    return make_records(std::move(topic), record_count, key_count, [](std::size_t i) {
-        std::string v;
-        serde<value_t>{}.serialize(static_cast<value_t>(i), v);
-        return v;
-    });
+/// int32 keys over 10,000 keys, int64 values 0, 1, 2, ...; `hdrs` on every record if given.
+inline raw_records int_records(std::string topic = "in", const headers* hdrs = nullptr) {
+    return make_records(
+        std::move(topic), record_count, key_count,
+        [](std::size_t i) {
+            std::string v;
+            serde<value_t>{}.serialize(static_cast<value_t>(i), v);
+            return v;
+        },
+        hdrs);
+}
+
+/// Two headers as a traced application might carry (values longer than a small string).
+inline const headers& two_headers() {
+    static const headers h{{"traceparent", std::string("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")},
+                           {"content-type", std::string("application/octet-stream")}};
+    return h;
 }
 
 // The four stateless operators of the chain. Each keeps every record (values stay non-negative)
@@ -83,13 +93,14 @@ struct hand_written_sink {
     const headers no_headers;
 
     template <class K, class V, class KS = serde<K>, class VS = serde<V>>
-    void send(const K& k, const V& v, std::int64_t ts, const KS& ks = KS{}, const VS& vs = VS{}) {
+    void send(const K& k, const V& v, std::int64_t ts, const KS& ks = KS{}, const VS& vs = VS{},
+              const headers* hdrs = nullptr) {
         key_buf.clear();
         value_buf.clear();
         ks.serialize(k, key_buf);
         vs.serialize(v, value_buf);
         benchmark::DoNotOptimize(out);
-        out->send("out", std::nullopt, key_buf, value_buf, ts, no_headers, "sink");
+        out->send("out", std::nullopt, key_buf, value_buf, ts, hdrs ? *hdrs : no_headers, "sink");
     }
 };
 
