@@ -1,0 +1,158 @@
+// The same app as several processes on the real broker: partitions spread over them, a killed
+// instance's tasks move (state restored from changelogs) and the results equal a single instance's.
+// Also a clean restart with static membership: the tasks come back with their local state.
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "tests/integration/broker_fixture.hpp"
+#include "tests/support/repartition_topologies.hpp"
+
+extern char** environ;
+
+using namespace kstreams;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// One scale_app process, its stderr in a log file.
+struct instance {
+    pid_t pid = -1;
+    std::filesystem::path log;
+
+    instance(const std::vector<std::string>& args, std::filesystem::path log_file) : log(std::move(log_file)) {
+        const char* app = std::getenv("KSTREAMS_SCALE_APP");
+        REQUIRE_MESSAGE(app, "KSTREAMS_SCALE_APP must name the scale_app program (meson sets it)");
+        std::vector<std::string> argv_s{app};
+        argv_s.insert(argv_s.end(), args.begin(), args.end());
+        std::vector<char*> argv;
+        for (auto& a : argv_s) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+        std::vector<std::string> env_s{"KSTREAMS_LOG=info"};
+        for (char** e = environ; *e; ++e) env_s.emplace_back(*e);
+        std::vector<char*> envp;
+        for (auto& e : env_s) envp.push_back(e.data());
+        envp.push_back(nullptr);
+        REQUIRE(posix_spawn(&pid, app, &fa, nullptr, argv.data(), envp.data()) == 0);
+        posix_spawn_file_actions_destroy(&fa);
+    }
+    ~instance() {
+        if (pid > 0) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
+        }
+    }
+    /// SIGTERM and wait: the app closes cleanly and exits 0.
+    int stop() {
+        ::kill(pid, SIGTERM);
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        pid = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    void kill_hard() {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+        pid = -1;
+    }
+    std::string output() const {
+        std::ifstream in(log);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+    /// Whether the log says it was assigned at least one partition.
+    bool had_partitions() const {
+        const std::string out = output();
+        for (std::size_t pos = 0; (pos = out.find("assigned ", pos)) != std::string::npos; ++pos)
+            if (out.compare(pos, 11, "assigned 0 ") != 0) return true;
+        return false;
+    }
+};
+
+void produce(test::topic_writer& w, const std::string& topic, int from, int to, std::map<std::string, std::int64_t>& expected) {
+    for (int i = from; i < to; ++i) {
+        const std::string customer = "c" + std::to_string(i % 12);
+        w.send(topic, "order-" + std::to_string(i), customer + " " + std::to_string(i));
+        expected[customer] += i;
+    }
+    w.flush();
+}
+
+}  // namespace
+
+TEST_CASE("scale out to 2 then 3 processes, kill one: its tasks move with their state, results as one instance") {
+    const auto in = test::unique("so-in"), out = test::unique("so-out"), app_id = test::unique("scale");
+    test::create_topics({{in, 6}, {out, 1}});
+    const auto dir = test::temp_state_dir("scale");
+    auto args = [&](int n) {
+        return std::vector<std::string>{test::broker(), app_id, in, out, (dir / ("i" + std::to_string(n))).string()};
+    };
+    test::topic_writer writer(test::broker());
+    test::topic_reader reader(test::broker(), {out});
+    std::map<std::string, std::int64_t> expected, latest;
+
+    instance a(args(1), dir / "a.log");
+    instance b(args(2), dir / "b.log");
+    produce(writer, in, 0, 300, expected);
+    test::read_until_latest_equals(reader, expected, 90s, latest);
+    REQUIRE(latest == expected);
+
+    instance c(args(3), dir / "c.log");
+    std::this_thread::sleep_for(8s);  // let the group rebalance onto three members
+    produce(writer, in, 300, 600, expected);
+    test::read_until_latest_equals(reader, expected, 90s, latest);
+    REQUIRE(latest == expected);
+    CHECK(a.had_partitions());
+    CHECK(b.had_partitions());
+    CHECK(c.had_partitions());
+
+    std::this_thread::sleep_for(1s);  // everything processed is committed (commit.interval.ms=100)
+    b.kill_hard();
+    produce(writer, in, 600, 900, expected);
+    test::read_until_latest_equals(reader, expected, 90s, latest);
+    CHECK(latest == expected);
+    const bool restored = a.output().find("restored ") != std::string::npos ||
+                          c.output().find("restored ") != std::string::npos;
+    CHECK_MESSAGE(restored, "a survivor should restore the killed instance's stores from their changelogs");
+    CHECK(a.stop() == 0);
+    CHECK(c.stop() == 0);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("static membership: after a clean stop the instance comes back with its tasks and replays nothing") {
+    const auto in = test::unique("sm-in"), out = test::unique("sm-out"), app_id = test::unique("static");
+    test::create_topics({{in, 2}, {out, 1}});
+    const auto dir = test::temp_state_dir("static");
+    const std::vector<std::string> args{test::broker(), app_id, in, out, dir.string(), "instance-1"};
+    test::topic_writer writer(test::broker());
+    test::topic_reader reader(test::broker(), {out});
+    std::map<std::string, std::int64_t> expected, latest;
+    {
+        instance first(args, dir / "first.log");
+        produce(writer, in, 0, 200, expected);
+        test::read_until_latest_equals(reader, expected, 90s, latest);
+        REQUIRE(latest == expected);
+        REQUIRE(first.stop() == 0);
+    }
+    instance second(args, dir / "second.log");
+    produce(writer, in, 200, 400, expected);
+    test::read_until_latest_equals(reader, expected, 90s, latest);
+    CHECK(latest == expected);
+    const std::string log = second.output();
+    CHECK(log.find("assigned 4 partitions") != std::string::npos);  // 2 input + 2 repartition
+    CHECK_MESSAGE(log.find("restored ") == std::string::npos, "the local state was reused, nothing replayed:\n" << log);
+    CHECK(second.stop() == 0);
+    std::filesystem::remove_all(dir);
+}
