@@ -52,6 +52,9 @@ struct topology_test_driver::impl {
     detail::task_environment env;
     std::vector<std::unique_ptr<detail::stream_task>> tasks;
     std::map<std::string, std::deque<produced_record>, std::less<>> outputs;
+    /// Topics records were sent to (outputs also holds topics only read from, as Kafka's
+    /// producedTopicNames() does not list).
+    std::set<std::string, std::less<>> produced_names;
     std::map<std::string, std::int64_t, std::less<>> next_offset;
     std::int64_t wall_clock;
     std::filesystem::path temp_dir;
@@ -205,6 +208,7 @@ struct topology_test_driver::impl {
                 changelog_history[r.topic].push_back(r);
                 ++logged_since_checkpoint[owner->second];
             }
+            if (produced_names.find(r.topic) == produced_names.end()) produced_names.insert(r.topic);
             outputs[r.topic].push_back(std::move(r));
         }
     }
@@ -296,7 +300,7 @@ const kstreams::metrics& topology_test_driver::metrics() const { return impl_->m
 
 std::vector<std::string> topology_test_driver::produced_topic_names() const {
     std::vector<std::string> names;
-    for (const auto& [name, q] : impl_->outputs) names.push_back(name);
+    for (const auto& name : impl_->produced_names) names.push_back(name);
     return names;
 }
 

@@ -81,10 +81,11 @@ private:
     ktable<K, Agg> build(const named& n, const materialized<KS, VS>& m, std::string_view prefix, Args... args) const {
         serde_ref<K> ks = dsl_detail::pick_serde<K>(m.key_serde, key_serde_);
         serde_ref<Agg> as = dsl_detail::pick_serde<Agg>(m.value_serde, serde_ref<Agg>{});
-        const std::string store = m.store_name.empty() ? b_->new_store_name(prefix) : m.store_name;
+        // reduce() too names its store KTABLE-AGGREGATE-STATE-STORE (as Kafka Streams does).
+        const std::string store = m.store_name.empty() ? b_->new_store_name(dsl_detail::names::table_aggregate) : m.store_name;
         dsl_detail::repartition_spec s;
-        s.sink_name = n.empty() ? b_->new_processor_name(dsl_detail::names::sink) : n.name + "-sink";
-        s.source_name = n.empty() ? b_->new_processor_name(dsl_detail::names::source) : n.name + "-source";
+        s.sink_name = b_->name_or_generate(n.empty() ? n.name : n.name + "-sink", dsl_detail::names::sink);
+        s.source_name = b_->name_or_generate(n.empty() ? n.name : n.name + "-source", dsl_detail::names::source);
         const std::string name = b_->name_or_generate(n.name, prefix);
         s.topic = (repartition_name_.empty() ? store : repartition_name_) + std::string(dsl_detail::names::repartition_suffix);
         using change_serde_t = dsl_detail::change_serde<V, serde_ref<V>>;

@@ -159,7 +159,8 @@ public:
     /// Writes the stream through a repartition topic (named `<name>-repartition`) and reads it back.
     template <class KS = no_serde, class VS = no_serde, class P = no_partitioner>
     kstream repartition(repartitioned<KS, VS, P> r = {}) const {
-        const std::string prefix = b_->name_or_generate(r.name, dsl_detail::names::repartition);
+        // The one name that uses up no index when given (Kafka's KStreamImpl.repartition).
+        const std::string prefix = r.name.empty() ? b_->new_processor_name(dsl_detail::names::repartition) : r.name;
         serde_ref<K> ks = dsl_detail::pick_serde<K>(r.key_serde, key_serde_);
         serde_ref<V> vs = dsl_detail::pick_serde<V>(r.value_serde, value_serde_);
         dsl_detail::repartition_spec s = dsl_detail::new_stream_repartition(*b_, prefix);

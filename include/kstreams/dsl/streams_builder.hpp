@@ -54,7 +54,7 @@ public:
         serde_ref<V> svs = dsl_detail::pick_serde<V>(m.value_serde, vs);
         // Kafka Streams' order: store name, source name, table source name.
         const std::string store = m.store_name.empty() ? b_->new_store_name(topic + "-") : m.store_name;
-        const std::string source = c.name.empty() ? b_->new_processor_name(dsl_detail::names::source) : c.name + "-source";
+        const std::string source = b_->name_or_generate(c.name.empty() ? c.name : c.name + "-source", dsl_detail::names::source);
         const std::string table = b_->name_or_generate(c.name, dsl_detail::names::table_source);
         const std::size_t src = add_source_node<K, V>(source, {std::move(topic)}, std::nullopt, c, ks, vs);
         return table_source<K, V>(src, table, store, !m.store_name.empty(), m, sks, svs);
@@ -121,6 +121,7 @@ public:
                                           const materialized<KS, VS>& m, serde_ref<K> ks, serde_ref<V> vs) {
         auto info = std::make_shared<dsl_detail::table_info>();
         info->materialized = queryable;
+        info->caching = m.caching;
         dsl_detail::graph_node g = dsl_detail::processor_node_of<K, V, K, change<V>, dsl_detail::table_source_node<K, V>>(
             name, {parent}, store, std::shared_ptr<const dsl_detail::table_info>(info), vs);
         g.table = info;

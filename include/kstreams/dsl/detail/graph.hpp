@@ -47,6 +47,7 @@ struct table_info {
     bool send_old_values = false;  ///< a downstream operator needs change::old_value
     bool materialized = false;     ///< keeps a store (queryable, or needed downstream)
     bool has_own_store = false;    ///< an aggregation: old values come from its own store
+    bool caching = true;           ///< the store was asked for a record cache (materialized::caching)
     std::optional<std::size_t> parent_table;  ///< the table node upstream, if any
 };
 
@@ -84,8 +85,11 @@ public:
     /// `prefix` + STATE-STORE- + 10-digit index (shares the index with processor names).
     std::string new_store_name(std::string_view prefix);
     /// The user's name if given, else a generated one.
+    /// A user-given name still uses up an index, as in Kafka Streams (NamedInternal burns one so
+    /// that naming one operator does not rename the others).
     std::string name_or_generate(const std::string& user, std::string_view prefix) {
-        return user.empty() ? new_processor_name(prefix) : user;
+        std::string generated = new_processor_name(prefix);
+        return user.empty() ? generated : user;
     }
 
     std::size_t add(graph_node n);

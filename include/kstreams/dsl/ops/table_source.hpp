@@ -1,8 +1,8 @@
 // A table from a topic (table(), to_table()): each record is an update of its key; a null value
-// deletes it. Null keys are dropped and counted. Unmaterialized, every update goes on as it is.
-// Materialized, the table emits on change: an update with the same value bytes and a timestamp not
-// older than the stored one changes nothing and is not forwarded (Kafka's KIP-557); so is a delete
-// of an absent key.
+// deletes it. Null keys are dropped and counted. Every update goes on, an unchanged value included
+// (as Kafka Streams 4.1 does, checked by tests/conformance). Materialized with a record cache, a
+// delete of an absent key is not forwarded: Kafka's cache flush forwards nothing when old and new
+// are both null. Without a cache (or unmaterialized) it is forwarded as a tombstone.
 #pragma once
 
 #include <memory>
@@ -48,7 +48,8 @@ public:
             return;
         }
         auto old = store_->get(r.key);
-        if (same_and_not_older(old, value, r.timestamp)) return;
+        // What the cache's flush would drop; done here too so that it holds without a cache layer.
+        if (!old && !value && info_->caching) return;
         if (value) store_->put(r.key, {*value, r.timestamp});
         else store_->remove(r.key);
         record<K, change<V>> out{r.key, {std::move(value), std::nullopt}, r.timestamp, r.headers};
@@ -57,25 +58,12 @@ public:
     }
 
 private:
-    bool same_and_not_older(const std::optional<value_and_timestamp<V>>& old, const std::optional<V>& value,
-                            std::int64_t ts) {
-        if (!old && !value) return true;
-        if (!old || !value) return false;
-        if (ts < old->timestamp) return false;
-        a_.clear();
-        b_.clear();
-        vs_.serialize(old->value, a_);
-        vs_.serialize(*value, b_);
-        return a_ == b_;
-    }
-
     std::string store_name_;
     std::shared_ptr<const table_info> info_;
     serde_ref<V> vs_;
     timestamped_key_value_store<K, V>* store_ = nullptr;
     bool send_old_ = false;
     timestamped_forwarder<K, V> forwarder_;
-    std::string a_, b_;
 };
 
 }  // namespace kstreams::dsl_detail

@@ -1,0 +1,55 @@
+// The C++ half of the conformance suite: runs a scenario through kstreams' test driver and prints
+// it in the line format of java/src/main/java/kstreams/conformance/Harness.java, then compares the
+// text line by line with expected/<scenario>.txt (generated from Java Kafka Streams).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <kstreams/topology.hpp>
+#include <kstreams/test/topology_test_driver.hpp>
+
+namespace conformance {
+
+enum class type { s, l, i };  ///< Kafka's String, Long and Integer serdes
+
+/// An input key or value; monostate is Kafka's null.
+using datum = std::variant<std::monostate, std::string, std::int64_t, std::int32_t>;
+inline const datum null{};
+inline datum S(std::string s) { return datum(std::move(s)); }
+inline datum L(std::int64_t v) { return datum(v); }
+inline datum I(std::int32_t v) { return datum(v); }
+
+class harness {
+public:
+    harness(std::string scenario, kstreams::topology t);
+    ~harness();
+    harness& input(const std::string& topic, type k, type v);
+    harness& output(const std::string& topic, type k, type v);
+    void pipe(const std::string& topic, const datum& key, const datum& value, std::int64_t ts);
+    /// Lists the produced topics and compares the whole text with the expected file (a doctest
+    /// check that shows a diff on mismatch).
+    void finish();
+
+private:
+    struct topic_types {
+        std::string topic;
+        type key;
+        type value;
+    };
+    std::string scenario_;
+    std::unique_ptr<kstreams::topology> topo_;
+    std::unique_ptr<kstreams::test::topology_test_driver> driver_;
+    std::vector<topic_types> inputs_;
+    std::vector<topic_types> outputs_;
+    std::vector<std::string> lines_;
+};
+
+/// Splits as Java's String.split(sep, -1): empty parts kept, "" gives one empty part.
+std::vector<std::string> split(const std::string& s, char sep);
+
+}  // namespace conformance

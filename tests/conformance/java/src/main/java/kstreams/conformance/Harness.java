@@ -1,0 +1,90 @@
+package kstreams.conformance;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeSet;
+
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+
+/**
+ * Runs one scenario through Kafka's TopologyTestDriver and prints it in the line format the C++
+ * suite prints (tests/conformance/harness.hpp):
+ *   topology / describe() text / end topology
+ *   "> topic|key|value|timestamp" per input record, then "< topic|key|value|timestamp" for every
+ *   record it caused on the declared output topics (in declaration order), null shown as <null>
+ *   produced topics / every topic written, sorted (repartition and changelog topics included)
+ */
+final class Harness {
+    static final String APP_ID = "conformance";
+
+    enum Type { S, L, I }
+
+    private final PrintStream out;
+    private final TopologyTestDriver driver;
+    private final Map<String, TestInputTopic<Object, Object>> inputs = new LinkedHashMap<>();
+    private final Map<String, Type[]> inputTypes = new LinkedHashMap<>();
+    private final Map<String, TestOutputTopic<Object, Object>> outputs = new LinkedHashMap<>();
+
+    Harness(Topology topology, PrintStream out) {
+        this.out = out;
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
+        p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        out.println("topology");
+        String text = topology.describe().toString();
+        out.print(text);
+        if (!text.endsWith("\n")) out.println();
+        out.println("end topology");
+        driver = new TopologyTestDriver(topology, p, java.time.Instant.ofEpochMilli(0));
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Serde<Object> serde(Type t) {
+        switch (t) {
+            case S: return (Serde) Serdes.String();
+            case L: return (Serde) Serdes.Long();
+            default: return (Serde) Serdes.Integer();
+        }
+    }
+
+    Harness input(String topic, Type k, Type v) {
+        inputs.put(topic, driver.createInputTopic(topic, serde(k).serializer(), serde(v).serializer()));
+        inputTypes.put(topic, new Type[] {k, v});
+        return this;
+    }
+
+    Harness output(String topic, Type k, Type v) {
+        outputs.put(topic, driver.createOutputTopic(topic, serde(k).deserializer(), serde(v).deserializer()));
+        return this;
+    }
+
+    static String show(Object o) { return o == null ? "<null>" : o.toString(); }
+
+    void pipe(String topic, Object key, Object value, long ts) {
+        out.println("> " + topic + "|" + show(key) + "|" + show(value) + "|" + ts);
+        inputs.get(topic).pipeInput(new TestRecord<>(key, value, new org.apache.kafka.common.header.internals.RecordHeaders(), ts));
+        for (Map.Entry<String, TestOutputTopic<Object, Object>> e : outputs.entrySet()) {
+            for (TestRecord<Object, Object> r : e.getValue().readRecordsToList())
+                out.println("< " + e.getKey() + "|" + show(r.key()) + "|" + show(r.value()) + "|" + r.timestamp());
+        }
+    }
+
+    void finish() {
+        out.println("produced topics");
+        for (String t : new TreeSet<>(driver.producedTopicNames())) out.println(t);
+        driver.close();
+    }
+}

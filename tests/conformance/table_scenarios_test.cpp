@@ -1,0 +1,143 @@
+// Conformance: table scenarios (sources, filter, map_values, to_stream, table groupings with
+// adder and subtractor, to_table), written as java/.../Main.java writes them, compared with Java
+// Kafka Streams' outputs.
+#include <doctest/doctest.h>
+
+#include <optional>
+
+#include <kstreams/dsl.hpp>
+
+#include "harness.hpp"
+
+using namespace kstreams;
+using namespace conformance;
+using str = std::string;
+using ostr = std::optional<std::string>;
+using i64 = std::int64_t;
+using type::l;
+using type::s;
+
+namespace {
+void table_inputs(harness& h) {
+    h.pipe("in", S("a"), S("1"), 10);
+    h.pipe("in", S("a"), S("1"), 11);
+    h.pipe("in", S("a"), S("1"), 5);
+    h.pipe("in", S("a"), S("1"), 5);
+    h.pipe("in", S("b"), null, 12);
+    h.pipe("in", S("a"), S("22"), 13);
+    h.pipe("in", S("c"), S("333"), 14);
+    h.pipe("in", null, S("4"), 15);
+    h.pipe("in", S("a"), null, 16);
+    h.pipe("in", S("a"), null, 17);
+    h.pipe("in", S("c"), S("3"), 18);
+}
+
+void user_moves(harness& h) {
+    h.pipe("users", S("alice"), S("eu"), 10);
+    h.pipe("users", S("bob"), S("eu"), 20);
+    h.pipe("users", S("alice"), S("us"), 15);
+    h.pipe("users", S("bob"), S("eu"), 30);
+    h.pipe("users", S("carol"), null, 40);
+    h.pipe("users", S("alice"), null, 50);
+    h.pipe("users", S("bob"), S("us"), 5);
+}
+
+void table_group_by_reduce(const char* scenario, bool cached) {
+    streams_builder b;
+    auto m = materialized<>{};
+    if (!cached) m = m.with_caching_disabled();
+    b.table<str, str>("users")
+        .group_by([](const str&, const str& r) { return std::pair<str, i64>(r, 1); })
+        .reduce([](i64 agg, i64 v) { return agg + v; }, [](i64 agg, i64 v) { return agg - v; }, m)
+        .to_stream()
+        .to("out");
+    harness h(scenario, b.build());
+    h.input("users", s, s).output("out", s, l);
+    user_moves(h);
+    h.finish();
+}
+}  // namespace
+
+TEST_SUITE("conformance") {
+
+TEST_CASE("table_source_plain") {
+    streams_builder b;
+    b.table<str, str>("in").to_stream().to("out");
+    harness h("table_source_plain", b.build());
+    h.input("in", s, s).output("out", s, s);
+    table_inputs(h);
+    h.finish();
+}
+
+TEST_CASE("table_source_materialized") {
+    streams_builder b;
+    b.table<str, str>("in", materialized<>::as("t")).to_stream().to("out");
+    harness h("table_source_materialized", b.build());
+    h.input("in", s, s).output("out", s, s);
+    table_inputs(h);
+    h.finish();
+}
+
+TEST_CASE("table_source_materialized_uncached") {
+    streams_builder b;
+    b.table<str, str>("in", materialized<>::as("t").with_caching_disabled()).to_stream().to("out");
+    harness h("table_source_materialized_uncached", b.build());
+    h.input("in", s, s).output("out", s, s);
+    table_inputs(h);
+    h.finish();
+}
+
+TEST_CASE("table_filter_map_values") {
+    streams_builder b;
+    auto t = b.table<str, str>("in");
+    t.filter([](const str&, const str& v) { return v.size() > 1; }).to_stream().to("out-filter");
+    t.filter_not([](const str&, const str& v) { return v.size() > 1; }).to_stream().to("out-filter-not");
+    t.map_values([](const str& v) { return v + "!"; }).to_stream().to("out-map-values");
+    harness h("table_filter_map_values", b.build());
+    h.input("in", s, s).output("out-filter", s, s).output("out-filter-not", s, s).output("out-map-values", s, s);
+    table_inputs(h);
+    h.finish();
+}
+
+TEST_CASE("table_group_by_reduce") { table_group_by_reduce("table_group_by_reduce", true); }
+TEST_CASE("table_group_by_reduce_uncached") { table_group_by_reduce("table_group_by_reduce_uncached", false); }
+
+TEST_CASE("table_group_by_aggregate") {
+    streams_builder b;
+    auto users = b.table<str, str>("users");
+    users.group_by([](const str& u, const str& r) { return std::pair<str, str>(r, u); })
+        .aggregate([] { return str(); }, [](const str&, const str& v, const str& agg) { return agg + "+" + v; },
+                   [](const str&, const str& v, const str& agg) { return agg + "-" + v; })
+        .to_stream()
+        .to("out-agg");
+    users.group_by([](const str& u, const str& r) { return std::pair<str, str>(r, u); })
+        .count(materialized<>::as("region-count").with_caching_disabled())
+        .to_stream()
+        .to("out-count");
+    harness h("table_group_by_aggregate", b.build());
+    h.input("users", s, s).output("out-agg", s, s).output("out-count", s, l);
+    user_moves(h);
+    h.finish();
+}
+
+TEST_CASE("to_table") {
+    streams_builder b;
+    auto st = b.stream<str, ostr>("in");
+    st.to_table().to_stream().to("out");
+    st.filter([](const ostr& v) { return v.has_value(); })
+        .select_key([](const str&, const ostr& v) { return *v; })
+        .to_table(named{}, materialized<>::as("by-value"))
+        .to_stream()
+        .to("out-rekeyed");
+    harness h("to_table", b.build());
+    h.input("in", s, s).output("out", s, s).output("out-rekeyed", s, s);
+    h.pipe("in", S("a"), S("1"), 5);
+    h.pipe("in", S("a"), S("1"), 6);
+    h.pipe("in", null, S("2"), 7);
+    h.pipe("in", S("b"), null, 8);
+    h.pipe("in", S("a"), null, 9);
+    h.pipe("in", S("c"), S("1"), 3);
+    h.finish();
+}
+
+}  // TEST_SUITE
