@@ -141,23 +141,10 @@ void harness::finish() {
         std::ofstream a(std::string(dir) + "/" + scenario_ + ".txt");
         for (const auto& l : lines_) a << l << '\n';
     }
-    // Changelog topics: compared strictly once kstreams writes changelogs at all (issue E, store
-    // logging); until then the ones Java writes are only listed as a warning.
-    const auto is_changelog = [](const std::string& l) { return l.ends_with("-changelog") && !l.starts_with("> ") && !l.starts_with("< "); };
-    const bool logs = std::any_of(lines_.begin(), lines_.end(), is_changelog);
-    std::vector<std::string> want = expected, missing_logs;
-    if (!logs) {
-        std::copy_if(want.begin(), want.end(), std::back_inserter(missing_logs), is_changelog);
-        want.erase(std::remove_if(want.begin(), want.end(), is_changelog), want.end());
-    }
+    const std::vector<std::string>& want = expected;
     const bool same = want == lines_;
     CHECK_MESSAGE(same, "scenario " << scenario_ << " differs from Java Kafka Streams (- java, + kstreams):\n"
                                      << diff(want, lines_));
-    if (!missing_logs.empty()) {
-        std::string l;
-        for (const auto& m : missing_logs) l += " " + m;
-        WARN_MESSAGE(missing_logs.empty(), "scenario " << scenario_ << ": kstreams writes no changelog yet; Java writes" << l);
-    }
 }
 
 }  // namespace conformance
