@@ -229,18 +229,3 @@ TEST_CASE("building twice gives the same topology; a wiring mistake throws topol
     two_readers.stream<std::string, std::string>("in").to("out2");
     CHECK_THROWS_AS(two_readers.build(), topology_error);
 }
-
-TEST_CASE("aggregations of a named table grouping share its repartition topic; unnamed ones get one each") {
-    streams_builder b;
-    auto t = b.table<std::string, std::string>("users");
-    auto named_group = t.group_by([](const std::string& u, const std::string& r) { return std::pair{r, u}; }, grouped<>::as("by-region"));
-    named_group.count();
-    named_group.reduce([](const std::string& a, const std::string& v) { return a + v; },
-                       [](const std::string& a, const std::string&) { return a; });
-    auto unnamed = t.group_by([](const std::string& u, const std::string& r) { return std::pair{r, u}; });
-    unnamed.count();
-    unnamed.count();
-    const topology topo = b.build();
-    CHECK(repartition_topics(topo) == std::vector<std::string>{"by-region-repartition", "KTABLE-AGGREGATE-STATE-STORE-0000000012-repartition",
-                                                               "KTABLE-AGGREGATE-STATE-STORE-0000000016-repartition"});
-}

@@ -90,9 +90,6 @@ private:
         s.topic = (repartition_name_.empty() ? store : repartition_name_) + std::string(dsl_detail::names::repartition_suffix);
         using change_serde_t = dsl_detail::change_serde<V, serde_ref<V>>;
         dsl_detail::type_repartition<K, change<V>, void>(s, key_serde_, serde_ref<change<V>>(change_serde_t{value_serde_}));
-        // As Kafka Streams: the aggregations of a grouping the user named share its topic.
-        s.shareable = !repartition_name_.empty();
-        s.share_key = repartition_name_;
 
         auto info = std::make_shared<dsl_detail::table_info>();
         info->has_own_store = true;
