@@ -226,10 +226,14 @@ struct stream_thread::state {
         if (parts->cnt > 0) {
             kafka::tpl_ptr committed(rd_kafka_topic_partition_list_copy(parts));
             if (!rd_kafka_committed(consumer.get(), committed.get(), static_cast<int>(client_timeout.count())))
-                for (int i = 0; i < committed->cnt; ++i)
-                    if (committed->elems[i].offset >= 0)
+                for (int i = 0; i < committed->cnt; ++i) {
+                    if (committed->elems[i].offset >= 0) {
                         if (auto* q = find_queue(committed->elems[i].topic, committed->elems[i].partition))
                             q->set_start(committed->elems[i].offset);
+                    } else {
+                        start_by_reset_policy(parts->elems[i]);
+                    }
+                }
         }
         close_suspended();
         restore(fresh);
@@ -237,6 +241,14 @@ struct stream_thread::state {
                                std::to_string(tasks.size()) + " tasks");
         if (rd_kafka_resp_err_t e = rd_kafka_assign(consumer.get(), parts))
             throw streams_error(name + ": could not take the assigned partitions: " + rd_kafka_err2str(e));
+    }
+
+    /// A partition with no committed offset starts where its source's own reset policy says;
+    /// without one, where the consumer's auto.offset.reset does.
+    void start_by_reset_policy(rd_kafka_topic_partition_t& tp) const {
+        auto it = ctx.plan.offset_reset_of_topic.find(std::string_view(tp.topic));
+        if (it == ctx.plan.offset_reset_of_topic.end()) return;
+        tp.offset = it->second == offset_reset::latest ? RD_KAFKA_OFFSET_END : RD_KAFKA_OFFSET_BEGINNING;
     }
 
     void restore(const std::vector<active_task*>& fresh) {

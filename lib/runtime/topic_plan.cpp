@@ -113,6 +113,19 @@ topic_plan plan_topics(const topology_model& model, const topology_groups& group
         }
     }
 
+    for (const auto& n : model.nodes) {
+        if (n.kind != node_kind::source) continue;
+        // Repartition topics are always read from the start, whatever the consumer's default.
+        const offset_reset reset = n.internal_topic ? offset_reset::earliest : n.reset;
+        if (reset == offset_reset::none) continue;
+        for (const auto& t : n.topics) plan.offset_reset_of_topic.emplace(full_name(t), reset);
+        if (n.pattern) {
+            const std::regex re(*n.pattern);
+            for (const auto& [topic, count] : counts)
+                if (topic.rfind("__", 0) != 0 && std::regex_match(topic, re)) plan.offset_reset_of_topic.emplace(topic, reset);
+        }
+    }
+
     plan.task_count.resize(groups.subtopologies.size());
     for (std::size_t i = 0; i < groups.subtopologies.size(); ++i) {
         std::int32_t n = 0;

@@ -22,6 +22,9 @@ struct topic_plan {
     std::map<std::string, std::size_t, std::less<>> subtopology_of_topic;
     std::set<std::string, std::less<>> repartition_topics;  ///< prefixed
     std::set<std::string, std::less<>> changelog_topics;
+    /// Source topics whose source node asked for its own offset reset policy (Kafka Streams'
+    /// `Consumed.withOffsetResetPolicy`); the others follow the consumer's `auto.offset.reset`.
+    std::map<std::string, offset_reset, std::less<>> offset_reset_of_topic;
     /// Partition count of every topic the app reads or writes that exists (for partitioners).
     std::map<std::string, std::int32_t, std::less<>> partition_counts;
 };

@@ -3,10 +3,12 @@
 
 #include <atomic>
 #include <map>
-#include <set>
 #include <mutex>
+#include <set>
+#include <thread>
 #include <vector>
 
+#include <kstreams/dsl.hpp>
 #include <kstreams/embedded_cluster.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/streams.hpp>
@@ -327,4 +329,38 @@ KSTREAMS_CO_TEST_CASE("partitions are paused at buffered.records.per.partition a
     CHECK(app.close(30s));
     CHECK(app.metrics().value("records-processed") == 500);
     CHECK(app.metrics().value("partition-pauses") > 0);
+}
+
+KSTREAMS_CO_TEST_CASE("a source's own offset reset policy decides where a partition with no commit starts") {
+    embedded_cluster cluster;
+    for (const char* t : {"reset-early", "reset-late", "reset-default", "reset-out"}) cluster.create_topic(t, 1);
+    test::topic_writer writer(cluster.bootstrap_servers());
+    for (const char* t : {"reset-early", "reset-late", "reset-default"}) writer.send(t, std::string("k"), std::string(t) + ":old");
+    writer.flush();
+
+    streams_builder b;
+    b.stream<std::string, std::string>("reset-early", consumed<>{}.with_offset_reset_policy(offset_reset::earliest)).to("reset-out");
+    b.stream<std::string, std::string>("reset-late", consumed<>{}.with_offset_reset_policy(offset_reset::latest)).to("reset-out");
+    b.stream<std::string, std::string>("reset-default").to("reset-out");
+    auto topo = b.build();
+    auto cfg = embedded_config("offset-reset");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    cfg.consumer["auto.offset.reset"] = "latest";  // the default for sources without their own policy
+    kafka_streams app(topo, cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_reader out(cluster.bootstrap_servers(), {"reset-out"});
+    auto first = co_await test::next_records(out, 1, 30s);
+    CHECK(first[0].value_as<std::string>() == "reset-early:old");
+    // The latest offset of the other partitions is looked up when their fetch starts; give it time.
+    std::this_thread::sleep_for(1s);
+
+    for (const char* t : {"reset-late", "reset-default"}) writer.send(t, std::string("k"), std::string(t) + ":new");
+    writer.flush();
+    auto recs = co_await test::next_records(out, 2, 30s);
+    std::set<std::string> values;
+    for (const auto& r : recs) values.insert(r.value_as<std::string>());
+    CHECK(values == std::set<std::string>{"reset-late:new", "reset-default:new"});
+    CHECK(out.read_until_quiet(500ms).empty());
+    CHECK(app.close(30s));
 }
