@@ -99,6 +99,35 @@ TEST_CASE("table_filter_map_values") {
     h.finish();
 }
 
+TEST_CASE("table_filter_materialized") {
+    streams_builder b;
+    b.table<str, str>("in").filter([](const str&, const str& v) { return v.size() > 1; }, materialized<>::as("filtered"))
+        .to_stream()
+        .to("out");
+    harness h("table_filter_materialized", b.build());
+    h.input("in", s, s).output("out", s, s);
+    table_inputs(h);
+    h.finish();
+}
+
+// Materialized map_values and filter_not under a regrouping: the old values the subtractor needs
+// come from the operators' own stores.
+TEST_CASE("table_map_values_materialized") {
+    streams_builder b;
+    b.table<str, str>("users")
+        .map_values([](const str& r) { return "region-" + r; }, materialized<>::as("mapped"))
+        .filter_not([](const str&, const str& r) { return r == "region-us"; }, named{"not-us"},
+                    materialized<>::as("not-us-store").with_caching_disabled())
+        .group_by([](const str& u, const str& r) { return std::pair<str, str>(r, u); })
+        .count()
+        .to_stream()
+        .to("out");
+    harness h("table_map_values_materialized", b.build());
+    h.input("users", s, s).output("out", s, l);
+    user_moves(h);
+    h.finish();
+}
+
 TEST_CASE("table_group_by_reduce") { table_group_by_reduce("table_group_by_reduce", true); }
 TEST_CASE("table_group_by_reduce_uncached") { table_group_by_reduce("table_group_by_reduce_uncached", false); }
 

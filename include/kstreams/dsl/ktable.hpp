@@ -6,6 +6,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/callable.hpp>
@@ -29,26 +31,29 @@ public:
 
     /// Keeps the rows for which pred(key, value) holds; other updates become deletes (tombstones).
     template <class F>
-    ktable filter(F pred, named n = {}) const { return do_filter(std::move(pred), n, false); }
+    ktable filter(F pred, named n = {}) const { return do_filter<false>(std::move(pred), n, false, materialized<>{}); }
+    /// As filter(), keeping the result in a store when `m` names one (it is then queryable).
+    template <class F, class KS, class VS>
+    ktable filter(F pred, materialized<KS, VS> m) const { return filter(std::move(pred), named{}, std::move(m)); }
+    template <class F, class KS, class VS>
+    ktable filter(F pred, named n, materialized<KS, VS> m) const { return do_filter<true>(std::move(pred), n, false, m); }
     /// Keeps the rows for which the predicate does not hold.
     template <class F>
-    ktable filter_not(F pred, named n = {}) const { return do_filter(std::move(pred), n, true); }
+    ktable filter_not(F pred, named n = {}) const { return do_filter<false>(std::move(pred), n, true, materialized<>{}); }
+    template <class F, class KS, class VS>
+    ktable filter_not(F pred, materialized<KS, VS> m) const { return filter_not(std::move(pred), named{}, std::move(m)); }
+    template <class F, class KS, class VS>
+    ktable filter_not(F pred, named n, materialized<KS, VS> m) const { return do_filter<true>(std::move(pred), n, true, m); }
 
     /// A new value per row from f(value) or f(key, value); a deleted row stays deleted, and a
     /// function returning nullopt (for an optional value type) deletes the row.
     template <class F>
-    auto map_values(F f, named n = {}) const {
-        static_assert(dsl_detail::kv_invocable<F, K, V>, "kstreams: ktable::map_values(): the function must take (key, value) or (value) of this table's types");
-        using V2 = dsl_detail::kv_result_t<F, K, V>;
-        static_assert(!std::is_void_v<V2>, "kstreams: ktable::map_values(): the function must return the new value");
-        const std::string name = b_->name_or_generate(n.name, dsl_detail::names::table_map_values);
-        auto info = child_info();
-        const std::size_t i = b_->add(with_table(
-            dsl_detail::processor_node_of<K, change<V>, K, change<V2>, dsl_detail::table_map_values_node<K, V, V2, F>>(
-                name, {node_}, std::shared_ptr<const dsl_detail::table_info>(info), std::move(f)),
-            info));
-        return ktable<K, V2>(b_, i, key_serde_, {});
-    }
+    auto map_values(F f, named n = {}) const { return do_map_values<false>(std::move(f), n, materialized<>{}); }
+    /// As map_values(), keeping the result in a store when `m` names one (it is then queryable).
+    template <class F, class KS, class VS>
+    auto map_values(F f, materialized<KS, VS> m) const { return map_values(std::move(f), named{}, std::move(m)); }
+    template <class F, class KS, class VS>
+    auto map_values(F f, named n, materialized<KS, VS> m) const { return do_map_values<true>(std::move(f), n, m); }
 
     /// The table's changelog as a stream; deletes are records with null values.
     kstream<K, V> to_stream(named n = {}) const;
@@ -82,17 +87,75 @@ private:
         return g;
     }
 
-    template <class F>
-    ktable do_filter(F pred, const named& n, bool negate) const {
+    /// What a table operator given a `materialized` keeps. Kafka Streams' order of names: the
+    /// store's name is taken first (even when unnamed, though only a named store is kept), then
+    /// the processor's.
+    template <class V2>
+    struct materialized_result {
+        std::string store;
+        std::shared_ptr<dsl_detail::table_info> info;
+        serde_ref<K> key_serde;
+        serde_ref<V2> value_serde;
+    };
+    template <bool Given, class V2, class KS, class VS>
+    materialized_result<V2> materialize(std::string_view prefix, const materialized<KS, VS>& m,
+                                        serde_ref<V2> inherited_value_serde) const {
+        materialized_result<V2> out{{}, child_info(), key_serde_, std::move(inherited_value_serde)};
+        if constexpr (Given) {
+            out.store = m.store_name.empty() ? b_->new_store_name(prefix) : m.store_name;
+            if constexpr (!std::is_same_v<KS, no_serde>) out.key_serde = dsl_detail::pick_serde<K>(m.key_serde, {});
+            if constexpr (!std::is_same_v<VS, no_serde>) out.value_serde = dsl_detail::pick_serde<V2>(m.value_serde, {});
+            if (!m.store_name.empty()) {
+                out.info->materialized = true;
+                out.info->has_own_store = true;  // old values come from it
+                out.info->caching = m.caching;
+            }
+        }
+        return out;
+    }
+    template <bool Given, class V2, class KS, class VS>
+    std::size_t add_table_node(dsl_detail::graph_node g, const materialized_result<V2>& r,
+                               const materialized<KS, VS>& m) const {
+        if constexpr (Given) {
+            if (r.info->materialized) {
+                g.stores.push_back(dsl_detail::timestamped_store_builder<K, V2>(
+                    *b_, r.store, m, dsl_detail::pick_serde<K>(m.key_serde, r.key_serde),
+                    dsl_detail::pick_serde<V2>(m.value_serde, r.value_serde)));
+                g.store_if = [info = r.info] { return info->materialized; };
+            }
+        }
+        return b_->add(with_table(std::move(g), r.info));
+    }
+    template <class V2>
+    static std::optional<std::string> queryable_name(const materialized_result<V2>& r) {
+        return r.info->materialized ? std::optional<std::string>(r.store) : std::nullopt;
+    }
+
+    template <bool Given, class F, class KS, class VS>
+    ktable do_filter(F pred, const named& n, bool negate, const materialized<KS, VS>& m) const {
         static_assert(dsl_detail::kv_invocable<F, K, V>, "kstreams: ktable::filter(): the predicate must take (key, value) or (value) of this table's types");
         static_assert(std::is_convertible_v<dsl_detail::kv_result_t<F, K, V>, bool>, "kstreams: ktable::filter(): the predicate must return bool");
+        auto r = materialize<Given, V>(dsl_detail::names::table_filter, m, value_serde_);
         const std::string name = b_->name_or_generate(n.name, dsl_detail::names::table_filter);
-        auto info = child_info();
-        const std::size_t i = b_->add(with_table(
+        const std::size_t i = add_table_node<Given>(
             dsl_detail::processor_node_of<K, change<V>, K, change<V>, dsl_detail::table_filter_node<K, V, F>>(
-                name, {node_}, std::shared_ptr<const dsl_detail::table_info>(info), std::move(pred), negate),
-            info));
-        return ktable(b_, i, key_serde_, value_serde_);
+                name, {node_}, std::shared_ptr<const dsl_detail::table_info>(r.info), std::move(pred), negate, r.store),
+            r, m);
+        return ktable(b_, i, r.key_serde, r.value_serde, queryable_name(r));
+    }
+
+    template <bool Given, class F, class KS, class VS>
+    auto do_map_values(F f, const named& n, const materialized<KS, VS>& m) const {
+        static_assert(dsl_detail::kv_invocable<F, K, V>, "kstreams: ktable::map_values(): the function must take (key, value) or (value) of this table's types");
+        using V2 = dsl_detail::kv_result_t<F, K, V>;
+        static_assert(!std::is_void_v<V2>, "kstreams: ktable::map_values(): the function must return the new value");
+        auto r = materialize<Given, V2>(dsl_detail::names::table_map_values, m, serde_ref<V2>{});
+        const std::string name = b_->name_or_generate(n.name, dsl_detail::names::table_map_values);
+        const std::size_t i = add_table_node<Given>(
+            dsl_detail::processor_node_of<K, change<V>, K, change<V2>, dsl_detail::table_map_values_node<K, V, V2, F>>(
+                name, {node_}, std::shared_ptr<const dsl_detail::table_info>(r.info), std::move(f), r.store),
+            r, m);
+        return ktable<K, V2>(b_, i, r.key_serde, r.value_serde, queryable_name(r));
     }
 
     std::shared_ptr<dsl_detail::builder_state> b_;
