@@ -239,6 +239,10 @@ struct topology_test_driver::impl {
 topology_test_driver::topology_test_driver(const topology& t, driver_config config)
     : impl_(std::make_unique<impl>(t, std::move(config))) {}
 
+topology_test_driver::topology_test_driver(topology&& t, driver_config config)
+    : owned_topology_(std::make_unique<topology>(std::move(t))),
+      impl_(std::make_unique<impl>(*owned_topology_, std::move(config))) {}
+
 topology_test_driver::~topology_test_driver() = default;
 
 void topology_test_driver::check_input_topic(const std::string& topic) const {

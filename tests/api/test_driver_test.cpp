@@ -76,6 +76,14 @@ TEST_CASE("records come out in order with key, value, timestamp; the queue shrin
     CHECK(out.is_empty());
 }
 
+TEST_CASE("a driver given a temporary topology keeps it alive") {
+    test::topology_test_driver driver(pass_through());  // the topology is a temporary here
+    auto in = driver.create_input_topic<str, str>("in");
+    auto out = driver.create_output_topic<str, str>("out");
+    in.pipe_input("a", "1", 10);
+    CHECK(out.read_key_value() == key_value<str, str>{"a", "1"});
+}
+
 TEST_CASE("auto-advancing timestamps and advance_time") {
     auto t = pass_through();
     test::topology_test_driver driver(t);

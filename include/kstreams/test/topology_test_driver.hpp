@@ -179,7 +179,10 @@ private:
 class topology_test_driver {
 public:
     /// Validates the topology (throwing topology_error) and starts one task per sub-topology.
+    /// The topology must outlive the driver.
     explicit topology_test_driver(const topology& t, driver_config config = {});
+    /// Keeps the topology itself, so `topology_test_driver d(builder.build());` is safe.
+    explicit topology_test_driver(topology&& t, driver_config config = {});
     ~topology_test_driver();
     topology_test_driver(const topology_test_driver&) = delete;
     topology_test_driver& operator=(const topology_test_driver&) = delete;
@@ -233,6 +236,7 @@ public:
 
 private:
     void check_input_topic(const std::string& topic) const;
+    std::unique_ptr<topology> owned_topology_;  ///< set when given a temporary; before impl_, which refers to it
     struct impl;
     std::unique_ptr<impl> impl_;
 };
