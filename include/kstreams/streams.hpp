@@ -17,6 +17,7 @@
 namespace kstreams {
 
 class topology;
+class state_restore_listener;
 
 enum class processing_guarantee { at_least_once, exactly_once_v2 };
 
@@ -106,6 +107,10 @@ public:
     void set_state_listener(state_listener listener);
     /// Called when a stream thread dies; without one, the client shuts down (Kafka Streams' default).
     void set_uncaught_exception_handler(exception_handler handler);
+    /// Told when stores are restored from their changelogs (start, each batch, end), as Kafka's
+    /// setGlobalStateRestoreListener; called from the stream threads, possibly at once. Set it
+    /// before start(); throws std::logic_error after.
+    void set_global_state_restore_listener(std::shared_ptr<state_restore_listener> listener);
 
     /// The cluster the app talks to; for the embedded cluster, its generated address.
     std::string bootstrap_servers() const;

@@ -33,6 +33,7 @@ void restore(rd_kafka_t* consumer, std::vector<restore_target>& targets, std::ch
         t.end_offset = hi;
         const std::int64_t start = std::max(lo, t.start_offset < 0 ? lo : t.start_offset);
         if (start >= hi) continue;
+        if (t.listener) t.listener->on_restore_start(t.topic, t.partition, t.store, start, hi);
         pending[{t.topic, t.partition}] = &t;
         rd_kafka_topic_partition_list_add(assignment.get(), t.topic.c_str(), t.partition)->offset =
             t.start_offset < 0 ? RD_KAFKA_OFFSET_BEGINNING : t.start_offset;
@@ -49,8 +50,14 @@ void restore(rd_kafka_t* consumer, std::vector<restore_target>& targets, std::ch
         if (records.empty()) return;
         (*t.restore)(records);
         t.restored += static_cast<std::int64_t>(records.size());
+        if (t.listener)
+            t.listener->on_batch_restored(t.topic, t.partition, t.store, batch.back()->offset,
+                                          static_cast<std::int64_t>(records.size()));
         records.clear();
         batch.clear();
+    };
+    auto finish = [&](restore_target& t) {
+        if (t.listener) t.listener->on_restore_end(t.topic, t.partition, t.store, t.restored);
     };
     restore_target* current = nullptr;
     while (!pending.empty()) {
@@ -73,7 +80,10 @@ void restore(rd_kafka_t* consumer, std::vector<restore_target>& targets, std::ch
         if (m->err) {
             if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
                 if (current) apply(*current);
-                pending.erase({rd_kafka_topic_name(m->rkt), m->partition});
+                if (auto it = pending.find({rd_kafka_topic_name(m->rkt), m->partition}); it != pending.end()) {
+                    finish(*it->second);
+                    pending.erase(it);
+                }
             } else {
                 KSTREAMS_LOG(warn, std::string("restore consumer: ") + rd_kafka_message_errstr(m.get()));
             }
@@ -94,7 +104,10 @@ void restore(rd_kafka_t* consumer, std::vector<restore_target>& targets, std::ch
         const bool done = m->offset + 1 >= t.end_offset;
         batch.push_back(std::move(m));
         if (done || records.size() >= 1000) apply(t);
-        if (done) pending.erase(it);
+        if (done) {
+            finish(t);
+            pending.erase(it);
+        }
     }
     if (current) apply(*current);
     rd_kafka_assign(consumer, nullptr);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <kstreams/state/restore_listener.hpp>
 #include <kstreams/state/state_store.hpp>
 
 #include "lib/kafka/rd.hpp"
@@ -18,12 +19,15 @@ struct restore_target {
     std::int32_t partition = 0;
     std::int64_t start_offset = -1;  ///< first offset to replay; -1 = from the beginning
     const restore_callback* restore = nullptr;
-    std::string store;  ///< for messages
+    std::string store;  ///< for messages and the listener
+    state_restore_listener* listener = nullptr;  ///< told of start, each batch and the end; may be null
     std::int64_t restored = 0;  ///< out: records replayed
     std::int64_t end_offset = -1;  ///< out: the changelog's end when restoration started
 };
 
-/// Replays every target up to the changelog's end offset as of the call, in batches. Throws
+/// Replays every target up to the changelog's end offset as of the call, in batches, telling each
+/// target's listener (Kafka's StateRestoreListener: start, batch restored, end; nothing for a
+/// target with nothing to replay). Throws
 /// streams_error naming the store and partition if it stalls for longer than `stall_timeout`.
 void restore(rd_kafka_t* consumer, std::vector<restore_target>& targets, std::chrono::milliseconds stall_timeout);
 

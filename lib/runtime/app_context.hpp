@@ -4,10 +4,12 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include <kstreams/detail/topology_model.hpp>
+#include <kstreams/state/restore_listener.hpp>
 #include <kstreams/streams.hpp>
 
 #include "lib/core/topology_groups.hpp"
@@ -26,6 +28,8 @@ struct app_context {
     std::map<std::string, std::string> restore_settings;
     /// Set when sinks write to another cluster (streams_config::sink_bootstrap_servers).
     std::optional<std::map<std::string, std::string>> sink_producer_settings;
+    /// Told of restoration progress; set before the threads start.
+    std::shared_ptr<state_restore_listener> restore_listener;
     /// A thread entered (true) or left (false) a rebalance.
     std::function<void(int thread, bool rebalancing)> on_rebalance;
 };

@@ -1,5 +1,6 @@
-// A task's checkpoint file: the last changelog offset its persistent stores hold (Kafka Streams'
-// OffsetCheckpoint format, "0\n<count>\n<topic> <partition> <offset>\n...").
+// A task's checkpoint file: per changelog partition, the offset restoration resumes from, i.e. the
+// last changelog offset its persistent stores hold + 1, as Kafka Streams writes it (OffsetCheckpoint
+// format, "0\n<count>\n<topic> <partition> <offset>\n...").
 #pragma once
 
 #include <cstdint>

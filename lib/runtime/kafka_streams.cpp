@@ -297,6 +297,13 @@ void kafka_streams::set_uncaught_exception_handler(exception_handler handler) {
     impl_->handler = std::move(handler);
 }
 
+void kafka_streams::set_global_state_restore_listener(std::shared_ptr<state_restore_listener> listener) {
+    std::lock_guard lock(impl_->mutex);
+    if (impl_->state != streams_state::created)
+        throw std::logic_error("kafka_streams: set the global state restore listener before start()");
+    impl_->ctx.restore_listener = std::move(listener);
+}
+
 std::string kafka_streams::bootstrap_servers() const {
     std::lock_guard lock(impl_->mutex);
     return impl_->bootstrap;

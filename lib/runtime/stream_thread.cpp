@@ -23,6 +23,7 @@
 #include "lib/runtime/checkpoint.hpp"
 #include "lib/runtime/partition_group.hpp"
 #include "lib/runtime/stream_task.hpp"
+#include "lib/state/record_cache.hpp"
 
 namespace kstreams::detail {
 
@@ -40,7 +41,9 @@ std::int64_t now_ms() {
 struct active_task {
     std::unique_ptr<stream_task> task;
     partition_group group;
-    checkpoint_offsets changelog_offsets;  ///< last changelog offset the stores hold, per partition
+    /// Per changelog partition, the next offset the stores do not hold yet (what a checkpoint says).
+    checkpoint_offsets changelog_offsets;
+    checkpoint_offsets checkpointed;  ///< what the task's checkpoint file said when last written
 };
 
 struct partition_slot {
@@ -59,6 +62,9 @@ struct stream_thread::state {
     kstreams::metrics metrics;
     std::uint64_t& processed = metrics.counter("records-processed");
     std::uint64_t& restored = metrics.counter("records-restored");
+    /// The thread's record cache (Kafka's ThreadCache), shared by the caching stores of its tasks;
+    /// declared before the tasks so that it outlives their stores.
+    std::unique_ptr<kstreams::state::record_cache> cache;
     task_environment env;
     std::unique_ptr<kafka::kafka_collector> collector;
     kafka::rk_ptr consumer;
@@ -87,6 +93,7 @@ struct stream_thread::state {
         if (producer_queue) rd_kafka_queue_io_event_enable(producer_queue.get(), -1, nullptr, 0);
         if (sink_queue) rd_kafka_queue_io_event_enable(sink_queue.get(), -1, nullptr, 0);
         tasks.clear();
+        suspended.clear();
         slots.clear();
         consumer_queue.reset();
         producer_queue.reset();
@@ -110,6 +117,11 @@ struct stream_thread::state {
                                            ? deserialization_policy::log_and_continue
                                            : deserialization_policy::fail;
         if (!cfg.state_dir.empty()) env.state_dir = cfg.state_dir / cfg.application_id;
+        // statestore.cache.max.bytes is the application's total: each thread gets an equal share
+        // (Kafka Streams divides it over the stream threads); 0 makes the stores write through.
+        cache = std::make_unique<kstreams::state::record_cache>(cfg.statestore_cache_max_bytes /
+                                                                static_cast<std::size_t>(cfg.num_stream_threads));
+        env.stores.cache = cache.get();
 
         auto producer_settings = ctx.producer_settings;
         producer_settings["client.id"] = name + "-producer";
@@ -237,8 +249,10 @@ struct stream_thread::state {
         }
         close_suspended();
         restore(fresh);
+        std::string ids;
+        for (const auto& [id, at] : tasks) ids += " " + id.to_string();
         KSTREAMS_LOG(info, name + ": assigned " + std::to_string(parts->cnt) + " partitions, " +
-                               std::to_string(tasks.size()) + " tasks");
+                               std::to_string(tasks.size()) + " tasks:" + ids);
         if (rd_kafka_resp_err_t e = rd_kafka_assign(consumer.get(), parts))
             throw streams_error(name + ": could not take the assigned partitions: " + rd_kafka_err2str(e));
     }
@@ -263,9 +277,10 @@ struct stream_thread::state {
                 t.topic = reg.topic;
                 t.partition = at->task->id().partition;
                 if (reg.store->persistent())
-                    if (auto it = cp.find({t.topic, t.partition}); it != cp.end()) t.start_offset = it->second + 1;
+                    if (auto it = cp.find({t.topic, t.partition}); it != cp.end()) t.start_offset = it->second;
                 t.restore = &reg.restore;
                 t.store = reg.store->name();
+                t.listener = ctx.restore_listener.get();
                 targets.push_back(std::move(t));
                 owners.push_back(at);
             }
@@ -275,7 +290,7 @@ struct stream_thread::state {
         for (std::size_t i = 0; i < targets.size(); ++i) {
             restored += static_cast<std::uint64_t>(targets[i].restored);
             if (targets[i].end_offset > 0)
-                owners[i]->changelog_offsets[{targets[i].topic, targets[i].partition}] = targets[i].end_offset - 1;
+                owners[i]->changelog_offsets[{targets[i].topic, targets[i].partition}] = targets[i].end_offset;
             if (targets[i].restored > 0)
                 KSTREAMS_LOG(info, name + ": restored " + std::to_string(targets[i].restored) + " records of store " +
                                        targets[i].store + " from " +
@@ -291,7 +306,10 @@ struct stream_thread::state {
 
     // ---- commit -----------------------------------------------------------------------------
 
-    void commit_all() {
+    /// At-least-once commit: flush the caches (forwarding and logging what they hold), flush the
+    /// producer, commit the input offsets, then checkpoint (every commit when forced, else once
+    /// enough was logged since the last checkpoint).
+    void commit_all(bool force_checkpoint = false) {
         if (tasks.empty()) return;
         for (auto& [id, at] : tasks) at->task->flush();
         collector->flush(client_timeout);
@@ -317,30 +335,44 @@ struct stream_thread::state {
                 purge_repartition_topics(committed);
             }
         }
-        write_checkpoints();
+        write_checkpoints(force_checkpoint);
         for (auto& [id, at] : tasks) at->task->clear_commit_request();
         publish_metrics();
     }
 
-    void write_checkpoints() {
-        for (auto& [id, at] : tasks) write_checkpoint_of(id, *at);
+    void write_checkpoints(bool force) {
+        for (auto& [id, at] : tasks) write_checkpoint_of(id, *at, force);
     }
 
-    /// Records the changelog offsets the task's stores hold; for persistent stores, on disk too.
-    void write_checkpoint_of(const task_id& id, active_task& at) {
+    /// Under at-least-once Kafka Streams writes a checkpoint on commit only once the changelogs
+    /// moved this far past the last one (each checkpoint flushes the stores' memtables to disk);
+    /// suspending and closing always write one.
+    static constexpr std::int64_t checkpoint_delta = 10000;
+
+    /// Records how far the task's stores hold their changelogs; for persistent stores, on disk too.
+    /// As Kafka Streams' checkpoint file, the offset written is the next one to restore from (the
+    /// last acknowledged changelog offset + 1).
+    void write_checkpoint_of(const task_id& id, active_task& at, bool force) {
         const auto& acked = collector->changelog_offsets();
         for (const auto& reg : at.task->changelogs())
             if (auto it = acked.find({reg.topic, id.partition}); it != acked.end())
-                at.changelog_offsets[it->first] = it->second;
+                at.changelog_offsets[it->first] = it->second + 1;
         if (env.state_dir.empty() || !at.task->has_persistent_stores()) return;
         checkpoint_offsets persistent;
+        std::int64_t moved = 0;
         for (const auto& reg : at.task->changelogs())
             if (reg.store->persistent())
-                if (auto it = at.changelog_offsets.find({reg.topic, id.partition}); it != at.changelog_offsets.end())
+                if (auto it = at.changelog_offsets.find({reg.topic, id.partition}); it != at.changelog_offsets.end()) {
                     persistent.insert(*it);
+                    auto before = at.checkpointed.find(it->first);
+                    moved += it->second - (before == at.checkpointed.end() ? 0 : before->second);
+                }
+        if (!force && moved <= checkpoint_delta) return;
+        if (persistent == at.checkpointed && !at.checkpointed.empty()) return;  // unchanged
         // The WAL is off: the stores' memtables must be on disk before the checkpoint says so.
         at.task->flush_stores();
         write_checkpoint(at.task->task_directory(), persistent);
+        at.checkpointed = std::move(persistent);
     }
 
     /// Deletes repartition records up to the committed offsets (every 30 s, as Kafka Streams'
@@ -366,7 +398,7 @@ struct stream_thread::state {
     /// Eager rebalancing revokes everything: commit, then keep the tasks (state and all) in case
     /// they are assigned again; their buffered records are dropped (refetched from the commit).
     void suspend_tasks() {
-        commit_all();
+        commit_all(true);
         for (auto& [id, at] : tasks) {
             at->group = partition_group{};
             suspended[id] = std::move(at);
@@ -379,7 +411,7 @@ struct stream_thread::state {
     void close_suspended() {
         for (auto& [id, at] : suspended) {
             at->task->close();
-            write_checkpoint_of(id, *at);
+            write_checkpoint_of(id, *at, true);
         }
         suspended.clear();
     }
@@ -387,7 +419,7 @@ struct stream_thread::state {
     void close_tasks(bool clean) {
         for (auto& [id, at] : suspended) tasks[id] = std::move(at);  // closed below with the rest
         suspended.clear();
-        if (clean) commit_all();
+        if (clean) commit_all(true);
         for (auto& [id, at] : tasks) {
             try {
                 at->task->close();
@@ -398,7 +430,7 @@ struct stream_thread::state {
         }
         if (clean) {
             collector->flush(client_timeout);
-            write_checkpoints();
+            write_checkpoints(true);
         }
         slots.clear();
         tasks.clear();

@@ -105,7 +105,7 @@ struct topology_test_driver::impl {
             const std::int64_t end = hist == changelog_history.end() ? 0 : static_cast<std::int64_t>(hist->second.size());
             std::int64_t start = 0;
             if (reg.store->persistent())
-                if (auto it = cp.find({reg.topic, partition}); it != cp.end()) start = it->second + 1;
+                if (auto it = cp.find({reg.topic, partition}); it != cp.end()) start = it->second;
             if (start > end) {
                 KSTREAMS_LOG(warn, "store " + reg.store->name() + ": its checkpoint is past the end of changelog " +
                                        reg.topic + "; restoring from the beginning");
@@ -136,8 +136,8 @@ struct topology_test_driver::impl {
         }
     }
 
-    /// Flushes the task's stores and writes `<task dir>/.checkpoint` with the last changelog offset
-    /// its persistent stores hold, when forced or when enough was logged since the last one.
+    /// Flushes the task's stores and writes `<task dir>/.checkpoint` with the next changelog offset
+    /// its persistent stores do not hold yet (as Kafka's checkpoint file), when forced or when enough was logged since the last one.
     void maybe_checkpoint(detail::stream_task& task, bool force) {
         if (!task.has_persistent_stores()) return;
         std::int64_t& since = logged_since_checkpoint[&task];
@@ -147,7 +147,7 @@ struct topology_test_driver::impl {
             if (!reg.store->persistent()) continue;
             auto hist = changelog_history.find(reg.topic);
             if (hist != changelog_history.end() && !hist->second.empty())
-                offsets[{reg.topic, task.id().partition}] = static_cast<std::int64_t>(hist->second.size()) - 1;
+                offsets[{reg.topic, task.id().partition}] = static_cast<std::int64_t>(hist->second.size());
         }
         task.flush_stores();
         detail::write_checkpoint(task.task_directory(), offsets);

@@ -43,5 +43,7 @@ int main(int argc, char** argv) {
     }
     while (!stop && app.state() != kstreams::streams_state::error) std::this_thread::sleep_for(50ms);
     const bool ok = app.close(60s);
+    // For the tests: how much state came from changelogs rather than the local stores.
+    std::cerr << "scale_app: records-restored=" << app.metrics().value("records-restored") << "\n";
     return ok && app.state() == kstreams::streams_state::not_running ? 0 : 1;
 }

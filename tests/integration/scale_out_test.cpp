@@ -90,6 +90,20 @@ void produce(test::topic_writer& w, const std::string& topic, int from, int to, 
     w.flush();
 }
 
+std::size_t count_of(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t pos = 0; (pos = text.find(what, pos)) != std::string::npos; pos += what.size()) ++n;
+    return n;
+}
+
+/// The last "assigned N partitions, M tasks: <ids>" line's text after "assigned ", or empty.
+std::string last_assignment(const std::string& log) {
+    const auto pos = log.rfind(": assigned ");
+    if (pos == std::string::npos) return {};
+    const auto end = log.find('\n', pos);
+    return log.substr(pos + 11, end == std::string::npos ? std::string::npos : end - pos - 11);
+}
+
 }  // namespace
 
 TEST_CASE("scale out to 2 then 3 processes, kill one: its tasks move with their state, results as one instance") {
@@ -131,28 +145,51 @@ TEST_CASE("scale out to 2 then 3 processes, kill one: its tasks move with their 
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("static membership: after a clean stop the instance comes back with its tasks and replays nothing") {
+TEST_CASE("static membership: after a clean stop the instance comes back with its tasks, the other member does not "
+          "rebalance, and nothing is replayed") {
     const auto in = test::unique("sm-in"), out = test::unique("sm-out"), app_id = test::unique("static");
     test::create_topics({{in, 2}, {out, 1}});
     const auto dir = test::temp_state_dir("static");
-    const std::vector<std::string> args{test::broker(), app_id, in, out, dir.string(), "instance-1"};
+    const auto dir_a = dir / "a", dir_b = dir / "b";
+    std::filesystem::create_directories(dir_a);
+    std::filesystem::create_directories(dir_b);
+    const std::vector<std::string> args_a{test::broker(), app_id, in, out, dir_a.string(), "instance-a"};
+    const std::vector<std::string> args_b{test::broker(), app_id, in, out, dir_b.string(), "instance-b"};
     test::topic_writer writer(test::broker());
     test::topic_reader reader(test::broker(), {out});
     std::map<std::string, std::int64_t> expected, latest;
+
+    // B joins first and so leads the group: a restarted leader would make the broker rebalance
+    // (librdkafka 2.0 predates KIP-814), a restarted follower must not.
+    instance b(args_b, dir / "b.log");
+    produce(writer, in, 0, 100, expected);
+    test::read_until_latest_equals(reader, expected, 90s, latest);
+    REQUIRE(latest == expected);
+    std::string tasks_a;
     {
-        instance first(args, dir / "first.log");
-        produce(writer, in, 0, 200, expected);
+        instance a(args_a, dir / "a1.log");
+        const auto deadline = std::chrono::steady_clock::now() + 90s;
+        while (!a.had_partitions() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(200ms);
+        REQUIRE_MESSAGE(a.had_partitions(), a.output());
+        produce(writer, in, 100, 300, expected);
         test::read_until_latest_equals(reader, expected, 90s, latest);
         REQUIRE(latest == expected);
-        REQUIRE(first.stop() == 0);
+        tasks_a = last_assignment(a.output());
+        REQUIRE(a.stop() == 0);
     }
-    instance second(args, dir / "second.log");
-    produce(writer, in, 200, 400, expected);
+    const std::size_t b_assignments = count_of(b.output(), ": assigned ");
+    // Back within the session timeout (6 s): the broker hands it the same assignment.
+    instance a(args_a, dir / "a2.log");
+    produce(writer, in, 300, 500, expected);
     test::read_until_latest_equals(reader, expected, 90s, latest);
     CHECK(latest == expected);
-    const std::string log = second.output();
-    CHECK(log.find("assigned 4 partitions") != std::string::npos);  // 2 input + 2 repartition
+    const std::string log = a.output();
+    CHECK_MESSAGE(count_of(log, ": assigned ") == 1, log);
+    CHECK_MESSAGE(last_assignment(log) == tasks_a, log);  // same partitions, same tasks
     CHECK_MESSAGE(log.find("restored ") == std::string::npos, "the local state was reused, nothing replayed:\n" << log);
-    CHECK(second.stop() == 0);
+    CHECK_MESSAGE(count_of(b.output(), ": assigned ") == b_assignments, "the other member rebalanced:\n" << b.output());
+    CHECK(a.stop() == 0);
+    CHECK_MESSAGE(a.output().find("records-restored=0") != std::string::npos, a.output());
+    CHECK(b.stop() == 0);
     std::filesystem::remove_all(dir);
 }

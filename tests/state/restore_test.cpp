@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include <kstreams/dsl.hpp>
 #include <kstreams/error.hpp>
@@ -129,6 +130,34 @@ TEST_CASE("restore: with a checkpoint and the local store intact nothing is repl
     test::topology_test_driver driver(t, cfg);
     check_full_state(driver);
     CHECK(listener->starts.empty());
+}
+
+TEST_CASE("restore: the checkpoint holds the next changelog offset to restore from, as Kafka Streams writes it") {
+    temp_dir guard("restore-next-offset");
+    const auto& dir = guard.path;
+    auto logged = build_state(dir, true);
+    REQUIRE(logged[changelog].size() == 2500);
+    const auto file = dir / "test-app" / "0_0" / ".checkpoint";
+    {
+        std::ifstream in(file);
+        std::stringstream text;
+        text << in.rdbuf();
+        CHECK(text.str() == "0\n1\n" + changelog + " 0 2500\n");  // offsets 0..2499 held: 2500 is next
+    }
+    // A checkpoint taken mid-way: restoration replays from exactly that offset to the end.
+    std::ofstream(file, std::ios::trunc) << "0\n1\n" << changelog << " 0 2000\n";
+    auto listener = std::make_shared<recording_listener>();
+    test::driver_config cfg;
+    cfg.state_dir = dir;
+    cfg.changelogs = logged;
+    cfg.restore_listener = listener;
+    topology t = count_topology(true);
+    test::topology_test_driver driver(t, cfg);
+    check_full_state(driver);
+    REQUIRE(listener->starts.size() == 1);
+    CHECK(listener->starts[0].from == 2000);
+    CHECK(listener->starts[0].to == 2500);
+    CHECK(listener->total == 500);
 }
 
 TEST_CASE("restore: after a crash without a checkpoint the store is restored from the beginning") {

@@ -45,6 +45,7 @@ struct sum_per_key : processor<std::string, std::int64_t, std::string, std::int6
 };
 
 /// purchases (id -> "customer amount") re-keyed by customer through a repartition topic, summed.
+/// `persistent`: the sums in RocksDB behind the record cache (what a restart keeps), else in memory.
 inline topology rekey_sum_topology(const std::string& in, const std::string& out, bool persistent = false) {
     topology t;
     auto supplier = persistent ? stores::persistent_key_value_store("sums") : stores::in_memory_key_value_store("sums");
@@ -53,7 +54,9 @@ inline topology rekey_sum_topology(const std::string& in, const std::string& out
         .add_sink<std::string, std::int64_t>("to-repartition", "sums-repartition", {"rekey"})
         .add_source<std::string, std::int64_t>("from-repartition", {"sums-repartition"})
         .add_processor("sum", [] { return std::make_unique<sum_per_key>(); }, {"from-repartition"})
-        .add_state_store(stores::key_value_store_builder<std::string, std::int64_t>(supplier), {"sum"})
+        .add_state_store(persistent ? stores::key_value_store_builder<std::string, std::int64_t>(supplier).with_caching_enabled()
+                                    : stores::key_value_store_builder<std::string, std::int64_t>(supplier),
+                         {"sum"})
         .add_sink<std::string, std::int64_t>("totals", out, {"sum"});
     make_repartition(t, "to-repartition", "from-repartition", "sums-repartition");
     return t;

@@ -1,0 +1,267 @@
+// State in the Kafka runtime, on the embedded cluster. The record cache: a DSL count over hot keys
+// emits far fewer updates than records (coalesced until a commit), with the right final values;
+// with statestore.cache.max.bytes=0 every update is emitted; a table aggregation with adder and
+// subtractor over cached stores in two sub-topologies ends with the right counts. Restoration: a
+// restarted app restores an in-memory store from its changelog and tells the restore listener.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <map>
+#include <mutex>
+
+#include <kstreams/dsl/streams_builder.hpp>
+#include <kstreams/embedded_cluster.hpp>
+#include <kstreams/state/restore_listener.hpp>
+#include <kstreams/streams.hpp>
+#include <kstreams/test/topic_client.hpp>
+
+#include "tests/support/await_records.hpp"
+
+using namespace kstreams;
+using namespace std::chrono_literals;
+
+namespace {
+
+streams_config cache_config(const std::string& app, const std::string& bootstrap) {
+    streams_config c;
+    c.application_id = app;
+    c.bootstrap_servers = bootstrap;
+    c.state_dir = std::filesystem::temp_directory_path() / ("kstreams-rt-cache-" + std::to_string(::getpid()));
+    c.consumer["session.timeout.ms"] = "6000";
+    c.kafka["log_level"] = "3";
+    return c;
+}
+
+topology hot_key_count(const std::string& in, const std::string& out) {
+    streams_builder b;
+    b.stream<std::string, std::string>(in).group_by_key().count(materialized<>::as("hot-counts")).to_stream().to(out);
+    return b.build();
+}
+
+constexpr int hot_records = 2000;
+constexpr int hot_keys = 5;
+
+/// Loads `hot_records` records over `hot_keys` keys before the app starts, so that they are all
+/// processed between two commits.
+void load_hot_keys(const std::string& bootstrap, const std::string& topic) {
+    test::topic_writer writer(bootstrap);
+    for (int i = 0; i < hot_records; ++i) writer.send(topic, "k" + std::to_string(i % hot_keys), std::string("v"), 1000 + i);
+    writer.flush();
+}
+
+std::map<std::string, std::int64_t> expected_hot_counts() {
+    std::map<std::string, std::int64_t> out;
+    for (int k = 0; k < hot_keys; ++k) out["k" + std::to_string(k)] = hot_records / hot_keys;
+    return out;
+}
+
+/// Reads (key, count) records until the latest count per key satisfies `done` or a minute passed;
+/// `records` counts what was read.
+template <class Done>
+std::map<std::string, std::int64_t> read_latest(test::topic_reader& reader, Done done, std::size_t* records = nullptr) {
+    std::map<std::string, std::int64_t> latest;
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (!done(latest) && std::chrono::steady_clock::now() < deadline)
+        for (const auto& r : reader.read_until_quiet(300ms)) {
+            latest[*r.key] = r.value_as<std::int64_t>();
+            if (records) ++*records;
+        }
+    return latest;
+}
+
+auto equals(std::map<std::string, std::int64_t> expected) {
+    return [expected = std::move(expected)](const auto& latest) { return latest == expected; };
+}
+
+}  // namespace
+
+TEST_CASE("record cache: a count over hot keys with a long commit interval emits far fewer updates than records") {
+    embedded_cluster cluster;
+    cluster.create_topic("hot-in", 2);
+    cluster.create_topic("hot-out", 1);
+    load_hot_keys(cluster.bootstrap_servers(), "hot-in");
+    auto cfg = cache_config("hot-cached", cluster.bootstrap_servers());
+    cfg.commit_interval = 3s;
+    auto topo = hot_key_count("hot-in", "hot-out");
+    kafka_streams app(topo, cfg);
+    app.start();
+    test::topic_reader reader(cluster.bootstrap_servers(), {"hot-out"});
+    std::size_t updates = 0;
+    CHECK(read_latest(reader, equals(expected_hot_counts()), &updates) == expected_hot_counts());
+    // Updates of a key are coalesced until a commit (or an eviction): a handful of commits, each
+    // forwarding one update per key, instead of one update per record.
+    CHECK(updates < static_cast<std::size_t>(hot_records) / 10);
+    // The changelog is written when the cache flushes too: far fewer records than updates.
+    test::topic_reader changelog(cluster.bootstrap_servers(), {"hot-cached-hot-counts-changelog"});
+    const auto logged = changelog.read_until_quiet(1s);
+    CHECK(!logged.empty());
+    CHECK(logged.size() < static_cast<std::size_t>(hot_records) / 10);
+    CHECK(app.close(30s));
+    CHECK(app.metrics().value("records-processed") == hot_records);
+}
+
+KSTREAMS_CO_TEST_CASE("record cache: with statestore.cache.max.bytes=0 every update is emitted") {
+    embedded_cluster cluster;
+    cluster.create_topic("cold-in", 2);
+    cluster.create_topic("cold-out", 1);
+    load_hot_keys(cluster.bootstrap_servers(), "cold-in");
+    auto cfg = cache_config("hot-uncached", cluster.bootstrap_servers());
+    cfg.commit_interval = 3s;
+    cfg.statestore_cache_max_bytes = 0;
+    auto topo = hot_key_count("cold-in", "cold-out");
+    kafka_streams app(topo, cfg);
+    app.start();
+    test::topic_reader reader(cluster.bootstrap_servers(), {"cold-out"});
+    auto recs = co_await test::next_records(reader, hot_records, 60s);
+    std::map<std::string, std::int64_t> latest;
+    std::map<std::string, std::int64_t> previous;
+    for (const auto& r : recs) {
+        const auto n = r.value_as<std::int64_t>();
+        CHECK(n == previous[*r.key] + 1);  // every single update, in order per key
+        previous[*r.key] = n;
+        latest[*r.key] = n;
+    }
+    CHECK(latest == expected_hot_counts());
+    CHECK(reader.read_until_quiet(500ms).empty());
+    CHECK(app.close(30s));
+}
+
+TEST_CASE("record cache: a table aggregation with adder and subtractor over cached stores ends right") {
+    embedded_cluster cluster;
+    cluster.create_topic("users-in", 2);
+    cluster.create_topic("region-out", 1);
+    streams_builder b;
+    b.table<std::string, std::string>("users-in")
+        .group_by([](const std::string& user, const std::string& region) { return std::pair{region, user}; })
+        .aggregate([] { return std::int64_t{0}; },
+                   [](const std::string&, const std::string&, std::int64_t n) { return n + 1; },
+                   [](const std::string&, const std::string&, std::int64_t n) { return n - 1; })
+        .to_stream()
+        .to("region-out");
+    const topology topo = b.build();
+    auto cfg = cache_config("regions-cached", cluster.bootstrap_servers());
+    cfg.commit_interval = 200ms;
+    // A cache so small that entries are evicted (and forwarded) between commits as well.
+    cfg.statestore_cache_max_bytes = 400;
+    kafka_streams app(topo, cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(cluster.bootstrap_servers());
+    // 40 users move between 4 regions a few times; some leave.
+    const char* regions[] = {"eu", "us", "apac", "latam"};
+    std::map<std::string, std::string> where;
+    for (int round = 0; round < 5; ++round) {
+        for (int u = 0; u < 40; ++u) {
+            const std::string user = "u" + std::to_string(u);
+            if (round == 4 && u % 7 == 0) {
+                writer.send("users-in", user, std::nullopt);
+                where.erase(user);
+            } else {
+                const std::string region = regions[(u + round * (u % 3)) % 4];
+                writer.send("users-in", user, region);
+                where[user] = region;
+            }
+        }
+        writer.flush();
+    }
+    std::map<std::string, std::int64_t> expected;
+    for (const auto& [user, region] : where) ++expected[region];
+    // A region emptied between two flushes may never have been forwarded at all: absent = 0.
+    auto nonzero = [](std::map<std::string, std::int64_t> m) {
+        std::erase_if(m, [](const auto& kv) { return kv.second == 0; });
+        return m;
+    };
+    test::topic_reader reader(cluster.bootstrap_servers(), {"region-out"});
+    auto latest = read_latest(reader, [&](const auto& l) { return nonzero(l) == expected; });
+    CHECK(nonzero(latest) == expected);
+    // Nothing more arrives once the counts are right (no late, wrong update).
+    for (const auto& r : reader.read_until_quiet(1s)) latest[*r.key] = r.value_as<std::int64_t>();
+    CHECK(nonzero(latest) == expected);
+    CHECK(app.close(30s));
+}
+
+namespace {
+
+struct counting_listener final : state_restore_listener {
+    std::mutex m;
+    std::int64_t starts = 0, batches = 0, batch_records = 0, ends = 0, total = 0;
+    std::int64_t from = -1, to = -1, last_batch_end = -1;
+    void on_restore_start(std::string_view, std::int32_t, std::string_view store, std::int64_t start,
+                          std::int64_t end) override {
+        std::lock_guard lock(m);
+        CHECK(store == "mem-counts");
+        ++starts;
+        from = start;
+        to = end;
+    }
+    void on_batch_restored(std::string_view, std::int32_t, std::string_view, std::int64_t batch_end,
+                           std::int64_t n) override {
+        std::lock_guard lock(m);
+        ++batches;
+        batch_records += n;
+        last_batch_end = batch_end;
+    }
+    void on_restore_end(std::string_view, std::int32_t, std::string_view, std::int64_t n) override {
+        std::lock_guard lock(m);
+        ++ends;
+        total += n;
+    }
+};
+
+topology in_memory_count(const std::string& in, const std::string& out) {
+    streams_builder b;
+    b.stream<std::string, std::string>(in)
+        .group_by_key()
+        .count(materialized<>::as("mem-counts").with_in_memory_store())
+        .to_stream()
+        .to(out);
+    return b.build();
+}
+
+}  // namespace
+
+TEST_CASE("restoration: a restarted app replays an in-memory store's changelog and tells the restore listener") {
+    embedded_cluster cluster;
+    cluster.create_topic("rl-in", 1);
+    cluster.create_topic("rl-out", 1);
+    test::topic_writer writer(cluster.bootstrap_servers());
+    auto topo = in_memory_count("rl-in", "rl-out");
+    auto cfg = cache_config("restore-listener", cluster.bootstrap_servers());
+    cfg.commit_interval = 100ms;
+    cfg.statestore_cache_max_bytes = 0;  // one changelog record per input record
+    test::topic_reader reader(cluster.bootstrap_servers(), {"rl-out"});
+    {
+        kafka_streams first(topo, cfg);
+        first.start();
+        for (int i = 0; i < 30; ++i) writer.send("rl-in", "k" + std::to_string(i % 3), std::string("v"));
+        writer.flush();
+        const std::map<std::string, std::int64_t> tens{{"k0", 10}, {"k1", 10}, {"k2", 10}};
+        REQUIRE(read_latest(reader, equals(tens)) == tens);
+        CHECK(first.close(30s));
+    }
+    auto listener = std::make_shared<counting_listener>();
+    kafka_streams second(topo, cfg);
+    second.set_global_state_restore_listener(listener);
+    second.start();
+    CHECK_THROWS_AS(second.set_global_state_restore_listener(listener), std::logic_error);
+    REQUIRE(second.wait_until(streams_state::running, 30s));
+    {
+        std::lock_guard lock(listener->m);
+        CHECK(listener->starts == 1);
+        CHECK(listener->from == 0);
+        CHECK(listener->to == 30);
+        CHECK(listener->batches >= 1);
+        CHECK(listener->batch_records == 30);
+        CHECK(listener->last_batch_end == 29);
+        CHECK(listener->ends == 1);
+        CHECK(listener->total == 30);
+    }
+    // The counts go on from the restored state.
+    writer.send("rl-in", std::string("k1"), std::string("v"));
+    writer.flush();
+    auto latest = read_latest(reader, [](const auto& l) { return l.count("k1") && l.at("k1") == 11; });
+    CHECK(latest["k1"] == 11);
+    CHECK(second.close(30s));
+    CHECK(second.metrics().value("records-restored") == 30);
+}
