@@ -98,7 +98,7 @@ struct materialized {
     bool logging = true;
     std::map<std::string, std::string> log_config{};
     store_supplier_factory supplier{};
-    bool persistent = false;  ///< RocksDB instead of memory (when no supplier is given)
+    bool persistent = true;  ///< RocksDB, as Kafka Streams' default; false = memory (when no supplier is given)
 
     static materialized as(std::string n) { materialized m; m.store_name = std::move(n); return m; }
     /// A store made by this supplier; its name is the store name.
@@ -122,8 +122,9 @@ struct materialized {
     }
     materialized with_logging_disabled() const { auto c = *this; c.logging = false; return c; }
     materialized with_store_supplier(store_supplier_factory f) const { auto c = *this; c.supplier = std::move(f); return c; }
-    /// Keeps the store in RocksDB (Kafka Streams' default) instead of memory.
+    /// Keeps the store in RocksDB under the state directory: the default, as in Kafka Streams.
     materialized with_persistent_store() const { auto c = *this; c.persistent = true; return c; }
+    /// Keeps the store in memory: faster, but restored from its changelog on every start.
     materialized with_in_memory_store() const { auto c = *this; c.persistent = false; return c; }
 };
 template <class KS, class VS>

@@ -104,7 +104,7 @@ public:
     /// Lowering: writes the whole graph into a fresh topology (dsl/lowering.cpp).
     kstreams::topology build() const;
 
-    /// The default byte store of materialized stores (in memory; persistent stores plug in here).
+    /// The byte store of a `materialized` asking for memory (RocksDB is the default).
     std::shared_ptr<const key_value_bytes_store_supplier> default_store_supplier(const std::string& name) const;
 
 private:
