@@ -8,6 +8,7 @@
 
 #include "lib/core/log.hpp"
 #include "lib/runtime/checkpoint.hpp"
+#include "lib/state/record_cache.hpp"
 
 namespace kstreams::detail {
 
@@ -223,10 +224,11 @@ void stream_task::flush_stores() {
     for (state_store* store : store_order_) store->flush();
 }
 
-void stream_task::close() {
+void stream_task::close(bool clean) {
     if (!initialized_) return;
     initialized_ = false;
     // As Kafka's clean close: caches forward what they hold before processors and stores close.
+    if (!clean && resources_.cache) resources_.cache->discard(cache_namespace(id_, ""));
     for (state_store* store : store_order_) store->flush_cache();
     for (auto& n : nodes_) n->close();
     for (state_store* store : store_order_) store->flush();

@@ -80,7 +80,9 @@ public:
     /// Flushes the stores themselves (RocksDB memtables to disk, the WAL being off); do it before
     /// writing a checkpoint that claims the stores hold the changelog up to some offset.
     void flush_stores();
-    void close();
+    /// Closes processors and stores. A clean close first forwards and logs what the record caches
+    /// hold; an unclean one (partitions lost, thread dying) drops it, as Kafka's dirty close.
+    void close(bool clean = true);
     bool commit_requested() const { return commit_requested_; }
     void clear_commit_request() { commit_requested_ = false; }
     const std::vector<changelog_registration>& changelogs() const { return changelogs_; }

@@ -422,7 +422,7 @@ struct stream_thread::state {
         if (clean) commit_all(true);
         for (auto& [id, at] : tasks) {
             try {
-                at->task->close();
+                at->task->close(clean);
             } catch (const std::exception& e) {
                 if (clean) throw;
                 KSTREAMS_LOG(warn, name + ": closing task " + id.to_string() + ": " + e.what());

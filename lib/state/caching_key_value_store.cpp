@@ -79,7 +79,7 @@ void caching_key_value_store::init(store_context& ctx) {
     auto* res = ctx.resources();
     if (!res || !res->cache || res->cache->max_bytes() == 0) return;
     cache_ = res->cache;
-    ns_ = &cache_->add(ctx.task_id().to_string() + "-" + name(),
+    ns_ = &cache_->add(detail::cache_namespace(ctx.task_id(), name()),
                        [this](std::vector<record_cache::dirty_entry>& entries) { write_down(entries); });
 }
 

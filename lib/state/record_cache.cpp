@@ -77,6 +77,16 @@ void record_cache::evict_from(named_cache& ns) {
 
 void record_cache::flush(named_cache& ns) { flush(ns, std::nullopt); }
 
+void record_cache::discard(std::string_view prefix) {
+    for (named_cache& ns : namespaces_) {
+        if (!ns.name_.starts_with(prefix)) continue;
+        for (const auto& [key, e] : ns.entries_) size_bytes_ -= e.bytes;
+        ns.dirty_.clear();
+        ns.lru_.clear();
+        ns.entries_.clear();
+    }
+}
+
 void record_cache::flush(named_cache& ns, std::optional<dirty_entry> evicted) {
     if (ns.dirty_.empty() && !evicted) return;
     ++flushes_;

@@ -66,6 +66,10 @@ public:
              std::int64_t timestamp);
     /// Hands every dirty entry of the namespace to its flush callback and marks them clean.
     void flush(named_cache& ns);
+    /// Forgets every entry, dirty or not, of the namespaces whose names start with `prefix`,
+    /// without flushing: a task closed uncleanly (its partitions lost, or its thread dying) must
+    /// not forward or log what it had not committed, as Kafka's dirty close. The namespaces stay.
+    void discard(std::string_view prefix);
     /// A copy of the cached entries with keys in [from, to] (nullopt = open), ascending.
     std::vector<std::pair<std::string, std::optional<std::string>>> snapshot(
         named_cache& ns, const std::optional<std::string>& from, const std::optional<std::string>& to) const;

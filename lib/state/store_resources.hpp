@@ -3,8 +3,11 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include <kstreams/metrics.hpp>
+#include <kstreams/task_id.hpp>
 
 namespace kstreams::state {
 class record_cache;
@@ -12,6 +15,12 @@ class rocksdb_shared;
 }  // namespace kstreams::state
 
 namespace kstreams::detail {
+
+/// The record cache namespace of a store of a task: `<task id>-<store>`, so that the prefix
+/// `<task id>-` names all of a task's namespaces.
+inline std::string cache_namespace(const kstreams::task_id& task, std::string_view store) {
+    return task.to_string() + "-" + std::string(store);
+}
 
 struct store_resources {
     state::record_cache* cache = nullptr;             ///< per stream thread; nullptr = no caching

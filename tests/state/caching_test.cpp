@@ -7,6 +7,9 @@
 #include <kstreams/test/topology_test_driver.hpp>
 #include <kstreams/topology.hpp>
 
+#include "lib/state/record_cache.hpp"
+#include "lib/state/store_resources.hpp"
+
 using namespace kstreams;
 
 namespace {
@@ -167,4 +170,26 @@ TEST_CASE("record cache: range scans see cached writes and cached deletes") {
     in.pipe_input("b", "4", 0);
     auto values = out.read_values_to_list();
     CHECK(values.back() == "b=4;c=3;|c;b;");
+}
+
+TEST_CASE("record cache: discarding a task's namespaces drops their entries unflushed; other tasks keep theirs") {
+    state::record_cache cache(1 << 20);
+    std::vector<std::string> flushed_1, flushed_10;
+    auto collect = [](std::vector<std::string>& into) {
+        return [&into](std::vector<state::record_cache::dirty_entry>& entries) {
+            for (const auto& e : entries) into.push_back(e.key);
+        };
+    };
+    // Task 0_1's prefix must not match task 0_10's namespaces.
+    auto& of_1 = cache.add(detail::cache_namespace(task_id{0, 1}, "counts"), collect(flushed_1));
+    auto& of_10 = cache.add(detail::cache_namespace(task_id{0, 10}, "counts"), collect(flushed_10));
+    cache.put(of_1, "k", std::string_view("1"), true, 0);
+    cache.put(of_10, "k", std::string_view("1"), true, 0);
+    cache.discard(detail::cache_namespace(task_id{0, 1}, ""));
+    CHECK(cache.get(of_1, "k") == nullptr);
+    CHECK(cache.size_bytes() == state::record_cache::entry_bytes(1, 1));
+    cache.flush(of_1);
+    cache.flush(of_10);
+    CHECK(flushed_1.empty());
+    CHECK(flushed_10 == std::vector<std::string>{"k"});
 }
