@@ -7,6 +7,7 @@
 
 #include "lib/core/topology_groups.hpp"
 #include "lib/runtime/stream_task.hpp"
+#include "lib/state/record_cache.hpp"
 
 namespace kstreams::bench {
 
@@ -30,8 +31,10 @@ raw_records::raw_records(std::string topic, std::vector<std::pair<std::string, s
     }
 }
 
-task_bench::task_bench(const topology& t, const std::string& topic, std::string state_dir)
-    : groups_(std::make_unique<detail::topology_groups>(detail::group_topology(t.model()))),
+task_bench::task_bench(const topology& t, const std::string& topic, std::size_t cache_max_bytes,
+                       std::string state_dir)
+    : cache_(std::make_unique<state::record_cache>(cache_max_bytes)),
+      groups_(std::make_unique<detail::topology_groups>(detail::group_topology(t.model()))),
       env_(std::make_unique<detail::task_environment>()) {
     if (state_dir.empty()) {
         static std::atomic<unsigned> counter{0};
@@ -46,6 +49,7 @@ task_bench::task_bench(const topology& t, const std::string& topic, std::string 
     env_->wall_clock = [] { return std::int64_t{0}; };
     env_->collector = &collector_;
     env_->metrics = &metrics_;
+    env_->stores.cache = cache_.get();
     env_->state_dir = std::filesystem::path(state_dir) / env_->application_id;
     for (const auto& sub : groups_->subtopologies) {
         if (std::find(sub.source_topics.begin(), sub.source_topics.end(), topic) == sub.source_topics.end()) continue;

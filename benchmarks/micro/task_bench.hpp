@@ -25,6 +25,10 @@ struct topology_groups;
 struct task_environment;
 }  // namespace kstreams::detail
 
+namespace kstreams::state {
+class record_cache;
+}  // namespace kstreams::state
+
 namespace kstreams::bench {
 
 /// A collector that only counts: what a sink costs up to the producer, without the producer.
@@ -60,8 +64,11 @@ private:
 class task_bench {
 public:
     /// Runs the sub-topology reading `topic` of `t` (which must outlive this) as task 0_0.
-    /// `state_dir` empty: a temporary directory, removed at the end.
-    task_bench(const topology& t, const std::string& topic, std::string state_dir = {});
+    /// `cache_max_bytes` is the stream thread's record cache shared by the task's caching stores
+    /// (statestore.cache.max.bytes; 0 = stores write through). `state_dir` empty: a temporary
+    /// directory, removed at the end.
+    task_bench(const topology& t, const std::string& topic, std::size_t cache_max_bytes = 0,
+               std::string state_dir = {});
     ~task_bench();
     task_bench(const task_bench&) = delete;
     task_bench& operator=(const task_bench&) = delete;
@@ -78,6 +85,7 @@ public:
 private:
     counting_collector collector_;
     kstreams::metrics metrics_;
+    std::unique_ptr<state::record_cache> cache_;
     std::unique_ptr<detail::topology_groups> groups_;
     std::unique_ptr<detail::task_environment> env_;
     std::unique_ptr<detail::stream_task> task_;
