@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,34 +20,50 @@ struct header {
 };
 
 /// An ordered list of headers; keys may repeat, as in Kafka.
+///
+/// A value type whose copies share one list until one of them is changed (copy on write): records
+/// carry their headers through every operator, and copying a list per operator would allocate per
+/// record and operator.
 class headers {
 public:
     headers() = default;
-    headers(std::initializer_list<header> items) : items_(items) {}
+    headers(std::initializer_list<header> items)
+        : items_(items.size() == 0 ? nullptr : std::make_shared<std::vector<header>>(items)) {}
 
     headers& add(std::string key, std::optional<std::string> value) {
-        items_.push_back({std::move(key), std::move(value)});
+        own().push_back({std::move(key), std::move(value)});
         return *this;
     }
     /// Removes every header with this key.
     headers& remove(std::string_view key) {
-        std::erase_if(items_, [&](const header& h) { return h.key == key; });
+        if (last(key)) std::erase_if(own(), [&](const header& h) { return h.key == key; });
         return *this;
     }
     /// The last header with this key, or null.
     const header* last(std::string_view key) const {
-        for (auto it = items_.rbegin(); it != items_.rend(); ++it)
+        for (auto it = list().rbegin(); it != list().rend(); ++it)
             if (it->key == key) return &*it;
         return nullptr;
     }
-    auto begin() const { return items_.begin(); }
-    auto end() const { return items_.end(); }
-    std::size_t size() const { return items_.size(); }
-    bool empty() const { return items_.empty(); }
-    bool operator==(const headers&) const = default;
+    auto begin() const { return list().begin(); }
+    auto end() const { return list().end(); }
+    std::size_t size() const { return items_ ? items_->size() : 0; }
+    bool empty() const { return size() == 0; }
+    bool operator==(const headers& o) const { return items_ == o.items_ || list() == o.list(); }
 
 private:
-    std::vector<header> items_;
+    const std::vector<header>& list() const {
+        static const std::vector<header> none;
+        return items_ ? *items_ : none;
+    }
+    /// The list, made this object's own before a change.
+    std::vector<header>& own() {
+        if (!items_) items_ = std::make_shared<std::vector<header>>();
+        else if (items_.use_count() > 1) items_ = std::make_shared<std::vector<header>>(*items_);
+        return *items_;
+    }
+
+    std::shared_ptr<std::vector<header>> items_;
 };
 
 /// Where the record being processed came from. Absent for records forwarded by a punctuation.

@@ -142,6 +142,22 @@ std::optional<std::string> caching_key_value_store::get(std::string_view key) {
     return v;
 }
 
+bool caching_key_value_store::get_into(std::string_view key, std::string& out) {
+    if (!active()) return inner_->get_into(key, out);
+    if (const auto* cached = cache_->get(*ns_, key)) {
+        if (!*cached) return false;
+        out.assign(**cached);
+        return true;
+    }
+    // Not read into `out` directly: caching the value may evict and so flush downstream, where a
+    // processor may read this store again through the caller's buffer.
+    auto v = inner_->get(key);
+    if (!v) return false;
+    cache_->put(*ns_, key, *v, false, ctx_->record_timestamp());
+    out.assign(*v);
+    return true;
+}
+
 void caching_key_value_store::put(std::string_view key, std::string_view value) {
     if (!active()) return inner_->put(key, value);
     cache_->put(*ns_, key, value, true, ctx_->record_timestamp());

@@ -25,6 +25,7 @@ public:
     bool is_open() const override { return inner_->is_open(); }
 
     std::optional<std::string> get(std::string_view key) override { return inner_->get(key); }
+    bool get_into(std::string_view key, std::string& out) override { return inner_->get_into(key, out); }
     void put(std::string_view key, std::string_view value) override;
     std::optional<std::string> put_if_absent(std::string_view key, std::string_view value) override;
     void put_all(const std::vector<std::pair<std::string, std::string>>& entries) override;

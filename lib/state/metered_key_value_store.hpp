@@ -27,6 +27,10 @@ public:
         ++*gets_;
         return inner_->get(key);
     }
+    bool get_into(std::string_view key, std::string& out) override {
+        ++*gets_;
+        return inner_->get_into(key, out);
+    }
     void put(std::string_view key, std::string_view value) override {
         ++*puts_;
         inner_->put(key, value);

@@ -1,5 +1,6 @@
 #include "lib/state/record_cache.hpp"
 
+#include <iterator>
 #include <stdexcept>
 
 namespace kstreams::state {
@@ -9,6 +10,13 @@ record_cache::named_cache& record_cache::add(std::string name, flush_callback on
     ns.name_ = std::move(name);
     ns.on_flush_ = std::move(on_flush);
     return ns;
+}
+
+record_cache::named_cache::entry_map::iterator record_cache::named_cache::find(std::string_view key) {
+    if (found_ != entries_.end() && found_->first == key) return found_;
+    auto it = entries_.find(key);
+    if (it != entries_.end()) found_ = it;
+    return it;
 }
 
 void record_cache::remove(named_cache& ns) {
@@ -21,7 +29,7 @@ void record_cache::remove(named_cache& ns) {
 }
 
 const std::optional<std::string>* record_cache::get(named_cache& ns, std::string_view key) {
-    auto it = ns.entries_.find(key);
+    auto it = ns.find(key);
     if (it == ns.entries_.end()) return nullptr;
     ns.lru_.splice(ns.lru_.begin(), ns.lru_, it->second.lru);
     return &it->second.value;
@@ -29,16 +37,17 @@ const std::optional<std::string>* record_cache::get(named_cache& ns, std::string
 
 void record_cache::put(named_cache& ns, std::string_view key, std::optional<std::string_view> value, bool dirty,
                        std::int64_t timestamp) {
-    auto it = ns.entries_.find(key);
+    auto it = ns.find(key);
     if (it == ns.entries_.end()) {
         it = ns.entries_.emplace(std::string(key), named_cache::entry{}).first;
         ns.lru_.push_front(&it->first);
         it->second.lru = ns.lru_.begin();
+        ns.found_ = it;
     } else {
         size_bytes_ -= it->second.bytes;
         ns.lru_.splice(ns.lru_.begin(), ns.lru_, it->second.lru);
         // A clean write must not hide a pending dirty one (a read after a write caches nothing new).
-        if (!dirty && it->second.dirty_seq != 0)
+        if (!dirty && it->second.dirty)
             throw std::logic_error("record cache " + ns.name_ + ": a clean entry would overwrite a dirty one");
     }
     auto& e = it->second;
@@ -51,9 +60,16 @@ void record_cache::put(named_cache& ns, std::string_view key, std::optional<std:
     e.timestamp = timestamp;
     if (dirty) {
         // Re-dirtying moves the key to the end: entries flush in the order of their last write.
-        if (e.dirty_seq != 0) ns.dirty_.erase(e.dirty_seq);
-        e.dirty_seq = next_dirty_seq_++;
-        ns.dirty_.emplace(e.dirty_seq, &it->first);
+        if (e.dirty) {
+            ns.dirty_.splice(ns.dirty_.end(), ns.dirty_, e.dirty_pos);
+        } else if (!ns.spare_.empty()) {
+            ns.dirty_.splice(ns.dirty_.end(), ns.spare_, ns.spare_.begin());
+            ns.dirty_.back() = &it->first;
+        } else {
+            ns.dirty_.push_back(&it->first);
+        }
+        e.dirty_pos = std::prev(ns.dirty_.end());
+        e.dirty = true;
     }
     e.bytes = entry_bytes(key.size(), e.value ? e.value->size() : 0);
     size_bytes_ += e.bytes;
@@ -67,10 +83,11 @@ void record_cache::evict_from(named_cache& ns) {
     size_bytes_ -= it->second.bytes;
     ++evictions_;
     std::optional<dirty_entry> evicted;
-    if (it->second.dirty_seq != 0) {
-        ns.dirty_.erase(it->second.dirty_seq);
+    if (it->second.dirty) {
+        ns.spare_.splice(ns.spare_.end(), ns.dirty_, it->second.dirty_pos);
         evicted = dirty_entry{it->first, std::move(it->second.value), it->second.timestamp};
     }
+    if (it == ns.found_) ns.forget_found();
     ns.entries_.erase(it);
     if (evicted) flush(ns, std::move(evicted));
 }
@@ -84,6 +101,7 @@ void record_cache::discard(std::string_view prefix) {
         ns.dirty_.clear();
         ns.lru_.clear();
         ns.entries_.clear();
+        ns.forget_found();
     }
 }
 
@@ -94,14 +112,15 @@ void record_cache::flush(named_cache& ns, std::optional<dirty_entry> evicted) {
     entries.reserve(ns.dirty_.size() + 1);
     if (evicted) entries.push_back(std::move(*evicted));
     std::vector<const std::string*> deleted;
-    for (const auto& [seq, key] : ns.dirty_) {
+    for (const std::string* key : ns.dirty_) {
         auto& e = ns.entries_.find(*key)->second;
         entries.push_back({*key, e.value, e.timestamp});
-        e.dirty_seq = 0;
+        e.dirty = false;
         if (!e.value) deleted.push_back(key);
     }
     // Cleared before the callback runs: it forwards downstream, which may write here again.
-    ns.dirty_.clear();
+    ns.spare_.splice(ns.spare_.end(), ns.dirty_);
+    if (!deleted.empty()) ns.forget_found();
     for (const std::string* key : deleted) {
         auto it = ns.entries_.find(*key);
         size_bytes_ -= it->second.bytes;

@@ -35,18 +35,30 @@ public:
 
     private:
         friend class record_cache;
+        using key_list = std::list<const std::string*>;
         struct entry {
             std::optional<std::string> value;
             std::int64_t timestamp = 0;
-            std::uint64_t dirty_seq = 0;  ///< 0 = clean
+            bool dirty = false;
             std::size_t bytes = 0;
-            std::list<const std::string*>::iterator lru;
+            key_list::iterator lru;
+            key_list::iterator dirty_pos;  ///< in dirty_ while dirty
         };
+        using entry_map = std::map<std::string, entry, std::less<>>;
+        /// The entry of `key`, or end(). Remembers the last one found: a store's put usually
+        /// follows a get of the same key, and then needs no second walk of the tree.
+        entry_map::iterator find(std::string_view key);
+        void forget_found() { found_ = entries_.end(); }
+
         std::string name_;
         flush_callback on_flush_;
-        std::map<std::string, entry, std::less<>> entries_;
-        std::list<const std::string*> lru_;  ///< front = most recently used
-        std::map<std::uint64_t, const std::string*> dirty_;
+        entry_map entries_;
+        entry_map::iterator found_ = entries_.end();
+        key_list lru_;  ///< front = most recently used
+        /// Dirty keys in the order of their last write (a re-write moves the key to the end).
+        /// Nodes of flushed keys wait in spare_ for reuse, so dirtying allocates nothing.
+        key_list dirty_;
+        key_list spare_;
     };
 
     /// `max_bytes` 0 disables caching (stores write through).
@@ -91,7 +103,6 @@ private:
 
     std::size_t max_bytes_;
     std::size_t size_bytes_ = 0;
-    std::uint64_t next_dirty_seq_ = 1;
     std::uint64_t evictions_ = 0;
     std::uint64_t flushes_ = 0;
     std::list<named_cache> namespaces_;

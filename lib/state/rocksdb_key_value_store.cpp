@@ -188,12 +188,17 @@ void rocksdb_key_value_store::close() {
 }
 
 std::optional<std::string> rocksdb_key_value_store::get(std::string_view key) {
-    ensure_open("get");
     std::string value;
-    rocksdb::Status s = db_->Get(*read_options_, slice(key), &value);
-    if (s.IsNotFound()) return std::nullopt;
-    check(s, "get");
+    if (!get_into(key, value)) return std::nullopt;
     return value;
+}
+
+bool rocksdb_key_value_store::get_into(std::string_view key, std::string& out) {
+    ensure_open("get");
+    rocksdb::Status s = db_->Get(*read_options_, slice(key), &out);
+    if (s.IsNotFound()) return false;
+    check(s, "get");
+    return true;
 }
 
 void rocksdb_key_value_store::put(std::string_view key, std::string_view value) {

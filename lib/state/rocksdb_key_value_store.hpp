@@ -37,6 +37,7 @@ public:
     bool is_open() const override { return db_ != nullptr; }
 
     std::optional<std::string> get(std::string_view key) override;
+    bool get_into(std::string_view key, std::string& out) override;
     void put(std::string_view key, std::string_view value) override;
     std::optional<std::string> put_if_absent(std::string_view key, std::string_view value) override;
     void put_all(const std::vector<std::pair<std::string, std::string>>& entries) override;

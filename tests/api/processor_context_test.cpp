@@ -248,6 +248,32 @@ TEST_CASE("headers pass through processors, and a processor can change them") {
     CHECK(tagged.timestamp == 7);
 }
 
+TEST_CASE("headers are values: a changed copy leaves the original and its other copies alone") {
+    const headers original{{"trace", "abc"}, {"drop-me", std::nullopt}};
+    headers copy = original;
+    headers other = original;
+    CHECK(copy == original);
+    copy.add("seen-by", "x").remove("trace");
+    CHECK(original == headers{{"trace", "abc"}, {"drop-me", std::nullopt}});
+    CHECK(other == original);
+    CHECK(copy == headers{{"drop-me", std::nullopt}, {"seen-by", "x"}});
+    other.remove("absent");
+    CHECK(other == original);
+    headers empty;
+    CHECK(empty.empty());
+    CHECK(empty == headers{});
+    CHECK(empty.begin() == empty.end());
+    empty.add("k", std::nullopt);
+    CHECK(empty.size() == 1);
+    CHECK(headers{} != empty);
+    record<str, str> r;
+    r.headers = original;
+    auto next = r.with_value(str("v"));
+    next.headers.add("more", "1");
+    CHECK(r.headers == original);
+    CHECK(next.headers.size() == 3);
+}
+
 namespace {
 /// A store that only counts cache flushes: a commit flushes the record cache of every store of the
 /// task (stores themselves are flushed when a checkpoint is written, as in Kafka Streams).

@@ -193,3 +193,33 @@ TEST_CASE("record cache: discarding a task's namespaces drops their entries unfl
     CHECK(flushed_1.empty());
     CHECK(flushed_10 == std::vector<std::string>{"k"});
 }
+
+TEST_CASE("record cache: dirty keys flush in order of last write, again after a flush reuses their slots") {
+    state::record_cache cache(1 << 20);
+    std::vector<std::string> flushed;
+    auto& ns = cache.add("0_0-s", [&](std::vector<state::record_cache::dirty_entry>& entries) {
+        for (const auto& e : entries) flushed.push_back(e.key + "=" + e.value.value_or("null"));
+    });
+    cache.put(ns, "a", "1", true, 1);
+    cache.put(ns, "b", "1", true, 2);
+    cache.put(ns, "a", "2", true, 3);  // re-dirtied: moves behind b
+    cache.put(ns, "c", "1", false, 4);  // clean: never flushed
+    cache.flush(ns);
+    CHECK(flushed == std::vector<std::string>{"b=1", "a=2"});
+    flushed.clear();
+    cache.flush(ns);
+    CHECK(flushed.empty());
+    cache.put(ns, "c", std::nullopt, true, 5);
+    cache.put(ns, "b", "2", true, 6);
+    cache.put(ns, "d", "1", true, 7);
+    REQUIRE(cache.get(ns, "b") != nullptr);
+    cache.put(ns, "b", "3", true, 8);  // a put right after a get of the same key
+    cache.flush(ns);
+    CHECK(flushed == std::vector<std::string>{"c=null", "d=1", "b=3"});
+    CHECK(cache.get(ns, "c") == nullptr);  // a flushed delete leaves the cache
+    REQUIRE(cache.get(ns, "b") != nullptr);
+    CHECK(*cache.get(ns, "b") == std::optional<std::string>("3"));
+    CHECK(ns.size() == 3);
+    cache.remove(ns);
+    CHECK(cache.size_bytes() == 0);
+}

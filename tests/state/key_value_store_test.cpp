@@ -69,6 +69,42 @@ TEST_CASE_TEMPLATE("key-value store: put, get, overwrite, delete", T, in_memory_
     CHECK_FALSE(store->is_open());
 }
 
+TEST_CASE_TEMPLATE("key-value store: get_into fills the caller's buffer; point operations after deletes and "
+                   "re-inserts agree with ranges",
+                   T, in_memory_kind, rocksdb_kind) {
+    test_store_context ctx;
+    auto store = T::make("kv");
+    store->init(ctx);
+    std::string buf = "left over from before, longer than any value";
+    CHECK_FALSE(store->get_into("a", buf));
+    store->put("a", "1");
+    store->put("b", "2");
+    store->put("c", "3");
+    REQUIRE(store->get_into("b", buf));
+    CHECK(buf == "2");
+    store->put("b", "20");  // a put right after a get of the same key
+    REQUIRE(store->get_into("b", buf));
+    CHECK(buf == "20");
+    store->erase("b");  // the key found last goes away
+    CHECK_FALSE(store->get_into("b", buf));
+    CHECK_FALSE(store->get("b"));
+    store->put("b", "21");
+    CHECK(store->get("b") == "21");
+    CHECK(store->remove("a") == "1");
+    store->put("a", "10");
+    CHECK(store->put_if_absent("a", "11") == "10");
+    auto all = store->range({}, false);
+    CHECK(drain(*all) == kvs{{"a", "10"}, {"b", "21"}, {"c", "3"}});
+    if constexpr (!T::persistent) CHECK(store->approximate_num_entries() == 3);  // RocksDB only estimates
+    std::vector<restore_record> batch{{"c", std::nullopt, 1}, {"d", std::string_view("4"), 2}};
+    ctx.registered.at(0).second(batch);
+    CHECK_FALSE(store->get_into("c", buf));
+    REQUIRE(store->get_into("d", buf));
+    CHECK(buf == "4");
+    auto after = store->range({}, true);
+    CHECK(drain(*after) == kvs{{"d", "4"}, {"b", "21"}, {"a", "10"}});
+}
+
 TEST_CASE_TEMPLATE("key-value store: ranges are inclusive, ordered by unsigned bytes, reversible", T, in_memory_kind,
                    rocksdb_kind) {
     test_store_context ctx;

@@ -50,6 +50,10 @@ public:
         topic_ = std::move(topic);
     }
 
+    void init(task_context& ctx) override {
+        sink_node_base::init(ctx);
+        out_ = &ctx.collector();  // a task's collector is fixed for its life: no virtual call per record
+    }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
         std::optional<std::string_view> key, value;
@@ -63,7 +67,7 @@ public:
             vs_.serialize(r.value, value_buf_);
             value = value_buf_;
         }
-        record_collector& out = ctx_->collector();
+        record_collector& out = *out_;
         if (!extractor_) {
             out.send(topic_, pick_partition(out, topic_, r), key, value, r.timestamp, r.headers, name());
             return;
@@ -85,6 +89,7 @@ private:
     stream_partitioner<K, V> partitioner_;
     std::string key_buf_;
     std::string value_buf_;
+    record_collector* out_ = nullptr;
 };
 
 }  // namespace kstreams::detail

@@ -34,9 +34,17 @@ struct serde_impl final : serde_iface<T> {
     S s_;
 };
 
+/// Whether T's default serde holds no state, so that any instance of it may stand for another.
+template <class T>
+consteval bool has_stateless_default_serde() {
+    if constexpr (has_default_serde<T>) return std::is_empty_v<serde<T>>;
+    else return false;
+}
+
 }  // namespace dsl_detail
 
-/// A type-erased serde for T; empty until set.
+/// A type-erased serde for T; empty until set. The type's own stateless default serde (what most
+/// pipelines use) is called directly, without the virtual call: sources and sinks use it per record.
 template <class T>
 class serde_ref {
 public:
@@ -44,15 +52,31 @@ public:
     template <class S>
         requires(!std::is_same_v<std::decay_t<S>, serde_ref> && serde_for<std::decay_t<S>, T>)
     explicit serde_ref(S&& s)
-        : impl_(std::make_shared<dsl_detail::serde_impl<T, std::decay_t<S>>>(std::forward<S>(s))) {}
+        : impl_(std::make_shared<dsl_detail::serde_impl<T, std::decay_t<S>>>(std::forward<S>(s))) {
+        if constexpr (direct_possible) direct_ = std::is_same_v<std::decay_t<S>, serde<T>>;
+    }
 
     explicit operator bool() const { return impl_ != nullptr; }
-    void serialize(const T& v, std::string& out) const { impl_->serialize(v, out); }
-    T deserialize(std::string_view in) const { return impl_->deserialize(in); }
-    bool is_null(const T& v) const { return impl_->is_null(v); }
+    void serialize(const T& v, std::string& out) const {
+        if constexpr (direct_possible)
+            if (direct_) return serde<T>{}.serialize(v, out);
+        impl_->serialize(v, out);
+    }
+    T deserialize(std::string_view in) const {
+        if constexpr (direct_possible)
+            if (direct_) return T(serde<T>{}.deserialize(in));
+        return impl_->deserialize(in);
+    }
+    bool is_null(const T& v) const {
+        if constexpr (direct_possible)
+            if (direct_) return serde_is_null(serde<T>{}, v);
+        return impl_->is_null(v);
+    }
 
 private:
+    static constexpr bool direct_possible = dsl_detail::has_stateless_default_serde<T>();
     std::shared_ptr<const dsl_detail::serde_iface<T>> impl_;
+    bool direct_ = false;  ///< impl_ is serde<T>: call it directly
 };
 
 namespace dsl_detail {

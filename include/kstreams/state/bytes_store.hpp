@@ -38,6 +38,14 @@ using bytes_flush_listener = std::function<void(std::string_view key, std::optio
 class bytes_key_value_store : public state_store {
 public:
     virtual std::optional<std::string> get(std::string_view key) = 0;
+    /// As get, but copies the value into `out` (reusing its capacity, so a caller that keeps the
+    /// buffer allocates nothing per read); false, `out` unspecified, when the key is absent.
+    virtual bool get_into(std::string_view key, std::string& out) {
+        auto v = get(key);
+        if (!v) return false;
+        out = std::move(*v);
+        return true;
+    }
     virtual void put(std::string_view key, std::string_view value) = 0;
     /// The value already there, or nullopt after storing `value`.
     virtual std::optional<std::string> put_if_absent(std::string_view key, std::string_view value) = 0;

@@ -159,7 +159,11 @@ public:
     bool persistent() const override { return inner_->persistent(); }
     bool is_open() const override { return inner_->is_open(); }
 
-    std::optional<V> get(const K& key) override { return decode(inner_->get(key_bytes(key))); }
+    std::optional<V> get(const K& key) override {
+        // Into a buffer kept between calls: a read allocates nothing once the buffer has grown.
+        if (!inner_->get_into(key_bytes(key), read_buf_)) return std::nullopt;
+        return codec_->decode_value(read_buf_);
+    }
     void put(const K& key, const V& value) override {
         key_bytes(key);
         value_buf_.clear();
@@ -234,6 +238,7 @@ private:
     std::unique_ptr<kv_codec<K, V>> codec_;
     std::string key_buf_;
     std::string value_buf_;
+    std::string read_buf_;
 };
 
 }  // namespace kstreams
