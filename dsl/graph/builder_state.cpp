@@ -42,6 +42,13 @@ void builder_state::enable_send_old_values(std::size_t table_node) {
     }
 }
 
+bool builder_state::send_old_values_if_materialized(std::size_t table_node) {
+    table_info& t = *nodes_.at(table_node).table;
+    const bool can = t.materialized || (t.parent_table && send_old_values_if_materialized(*t.parent_table));
+    if (can) t.send_old_values = true;
+    return can;
+}
+
 std::shared_ptr<const key_value_bytes_store_supplier> builder_state::default_store_supplier(const std::string& name) const {
     return stores::in_memory_key_value_store(name);
 }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -41,6 +42,13 @@ std::string show_bytes(type t, const std::optional<std::string>& b) {
         case type::i: return std::to_string(kstreams::serde<std::int32_t>{}.deserialize(*b));
     }
     return "?";
+}
+
+/// "" without headers, else "|k=v,k=v" in header order, as Harness.java prints them.
+std::string show_headers(const kstreams::headers& hs) {
+    std::string out;
+    for (const auto& h : hs) out += (out.empty() ? "|" : ",") + h.key + "=" + h.value.value_or("<null>");
+    return out;
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -109,19 +117,35 @@ harness& harness::output(const std::string& topic, type k, type v) {
     return *this;
 }
 
-void harness::pipe(const std::string& topic, const datum& key, const datum& value, std::int64_t ts) {
+void harness::pipe(const std::string& topic, const datum& key, const datum& value, std::int64_t ts,
+                   const std::vector<std::string>& headers) {
     auto in = std::find_if(inputs_.begin(), inputs_.end(), [&](const topic_types& t) { return t.topic == topic; });
     if (in == inputs_.end()) throw std::invalid_argument("conformance: no input topic " + topic + " declared");
-    lines_.push_back("> " + topic + "|" + show(key) + "|" + show(value) + "|" + std::to_string(ts));
+    kstreams::headers hs;
+    for (const auto& h : headers) {
+        const auto eq = h.find('=');
+        hs.add(h.substr(0, eq), h.substr(eq + 1));
+    }
+    lines_.push_back("> " + topic + "|" + show(key) + "|" + show(value) + "|" + std::to_string(ts) + show_headers(hs));
     std::optional<std::string> k, v;
     if (!std::holds_alternative<std::monostate>(key)) k = encode(in->key, key);
     if (!std::holds_alternative<std::monostate>(value)) v = encode(in->value, value);
-    driver_->pipe_raw(topic, std::move(k), std::move(v), ts);
+    driver_->pipe_raw(topic, std::move(k), std::move(v), ts, hs);
+    print_outputs();
+}
+
+void harness::advance_wall_clock(std::int64_t ms) {
+    lines_.push_back("@ wall +" + std::to_string(ms));
+    driver_->advance_wall_clock_time(std::chrono::milliseconds(ms));
+    print_outputs();
+}
+
+void harness::print_outputs() {
     for (const auto& o : outputs_) {
         auto& q = driver_->produced(o.topic);
         for (const auto& r : q)
             lines_.push_back("< " + o.topic + "|" + show_bytes(o.key, r.key) + "|" + show_bytes(o.value, r.value) + "|" +
-                             std::to_string(r.timestamp));
+                             std::to_string(r.timestamp) + show_headers(r.headers));
         q.clear();
     }
 }

@@ -30,12 +30,18 @@ public:
     ~harness();
     harness& input(const std::string& topic, type k, type v);
     harness& output(const std::string& topic, type k, type v);
-    void pipe(const std::string& topic, const datum& key, const datum& value, std::int64_t ts);
+    /// `headers` are "key=value" strings; records with headers print them as "|k=v,k=v".
+    void pipe(const std::string& topic, const datum& key, const datum& value, std::int64_t ts,
+              const std::vector<std::string>& headers = {});
+    /// Advances the driver's wall clock: "@ wall +ms", then the records it caused.
+    void advance_wall_clock(std::int64_t ms);
     /// Lists the produced topics and compares the whole text with the expected file (a doctest
     /// check that shows a diff on mismatch).
     void finish();
 
 private:
+    void print_outputs();
+
     struct topic_types {
         std::string topic;
         type key;

@@ -99,6 +99,19 @@ TEST_CASE("table_filter_map_values") {
     h.finish();
 }
 
+TEST_CASE("table_map_values_with_key") {
+    streams_builder b;
+    b.table<str, str>("in")
+        .map_values([](const str& k, const str& v) { return k + "=" + v; }, named::as("mv"))
+        .filter([](const str& k, const str&) { return k != "c"; })
+        .to_stream()
+        .to("out");
+    harness h("table_map_values_with_key", b.build());
+    h.input("in", s, s).output("out", s, s);
+    table_inputs(h);
+    h.finish();
+}
+
 TEST_CASE("table_filter_materialized") {
     streams_builder b;
     b.table<str, str>("in").filter([](const str&, const str& v) { return v.size() > 1; }, materialized<>::as("filtered"))

@@ -141,7 +141,11 @@ public:
     /// Both streams' records in one stream.
     kstream merge(const kstream& other, named n = {}) const {
         const std::string name = b_->name_or_generate(n.name, dsl_detail::names::merge);
-        const std::size_t i = b_->add(dsl_detail::processor_node_of<K, V, K, V, dsl_detail::passthrough_node<K, V>>(name, {node_, other.node_}));
+        // A stream merged with itself has one parent, as Kafka's graph keeps parents in a set:
+        // each record passes once.
+        std::vector<std::size_t> parents{node_};
+        if (other.node_ != node_) parents.push_back(other.node_);
+        const std::size_t i = b_->add(dsl_detail::processor_node_of<K, V, K, V, dsl_detail::passthrough_node<K, V>>(name, std::move(parents)));
         return kstream(b_, i, repartition_required_ || other.repartition_required_, {}, {});
     }
 
@@ -240,7 +244,8 @@ private:
 
     template <class P, class Supplier>
     std::size_t add_processor(const named& n, std::string_view prefix, Supplier supplier, std::vector<std::string> stores) const {
-        const std::string name = b_->name_or_generate(n.name, prefix);
+        // Unlike the other operators, Kafka's process() uses up no index when given a name.
+        const std::string name = n.name.empty() ? b_->new_processor_name(prefix) : n.name;
         dsl_detail::graph_node g;
         g.kind = kstreams::detail::node_kind::processor;
         g.name = name;

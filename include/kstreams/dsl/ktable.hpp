@@ -136,6 +136,9 @@ private:
         static_assert(dsl_detail::kv_invocable<F, K, V>, "kstreams: ktable::filter(): the predicate must take (key, value) or (value) of this table's types");
         static_assert(std::is_convertible_v<dsl_detail::kv_result_t<F, K, V>, bool>, "kstreams: ktable::filter(): the predicate must return bool");
         auto r = materialize<Given, V>(dsl_detail::names::table_filter, m, value_serde_);
+        // Kafka's KTableFilter asks for old values where they come for free, so that an update
+        // failing the predicate both before and after sends no tombstone.
+        if (b_->send_old_values_if_materialized(node_)) r.info->send_old_values = true;
         const std::string name = b_->name_or_generate(n.name, dsl_detail::names::table_filter);
         const std::size_t i = add_table_node<Given>(
             dsl_detail::processor_node_of<K, change<V>, K, change<V>, dsl_detail::table_filter_node<K, V, F>>(

@@ -98,6 +98,9 @@ public:
 
     /// A downstream operator needs old values: walk up the tables until one can give them.
     void enable_send_old_values(std::size_t table_node);
+    /// As enable_send_old_values, but only where a store upstream already knows the old values
+    /// (nothing gets materialized for it); true if the table node now sends them.
+    bool send_old_values_if_materialized(std::size_t table_node);
 
     void add_user_store(std::shared_ptr<const store_builder> b) { user_stores_.push_back(std::move(b)); }
 

@@ -1,5 +1,6 @@
 // ktable filter / filter_not: a row that fails the predicate is absent, so its update goes on as a
-// tombstone, even for a key never seen. Only when old values are asked for downstream is an update
+// tombstone, even for a key never seen. When old values are known (a store upstream keeps them, or
+// an operator downstream asks for them) an update
 // whose new and old values are both absent dropped (Kafka's KTableFilter). Materialized, the result
 // is kept in its own store, which also answers the old values.
 #pragma once

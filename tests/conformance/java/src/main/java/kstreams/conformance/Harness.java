@@ -1,6 +1,7 @@
 package kstreams.conformance;
 
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,6 +9,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
 
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
@@ -22,7 +26,8 @@ import org.apache.kafka.streams.test.TestRecord;
  * suite prints (tests/conformance/harness.hpp):
  *   topology / describe() text / end topology
  *   "> topic|key|value|timestamp" per input record, then "< topic|key|value|timestamp" for every
- *   record it caused on the declared output topics (in declaration order), null shown as <null>
+ *   record it caused on the declared output topics (in declaration order), null shown as <null>;
+ *   records with headers add "|k=v,k=v"; "@ wall +ms" when the wall clock is advanced
  *   produced topics / every topic written, sorted (repartition and changelog topics included)
  */
 final class Harness {
@@ -73,12 +78,38 @@ final class Harness {
 
     static String show(Object o) { return o == null ? "<null>" : o.toString(); }
 
-    void pipe(String topic, Object key, Object value, long ts) {
-        out.println("> " + topic + "|" + show(key) + "|" + show(value) + "|" + ts);
-        inputs.get(topic).pipeInput(new TestRecord<>(key, value, new org.apache.kafka.common.header.internals.RecordHeaders(), ts));
+    /** "" without headers, else "|k=v,k=v" in header order (a null header value as <null>). */
+    static String showHeaders(Headers hs) {
+        StringBuilder sb = new StringBuilder();
+        for (Header h : hs) {
+            sb.append(sb.length() == 0 ? "|" : ",").append(h.key()).append('=')
+                .append(h.value() == null ? "<null>" : new String(h.value(), StandardCharsets.UTF_8));
+        }
+        return sb.toString();
+    }
+
+    void pipe(String topic, Object key, Object value, long ts, String... headers) {
+        RecordHeaders hs = new RecordHeaders();
+        for (String h : headers) {
+            int eq = h.indexOf('=');
+            hs.add(h.substring(0, eq), h.substring(eq + 1).getBytes(StandardCharsets.UTF_8));
+        }
+        out.println("> " + topic + "|" + show(key) + "|" + show(value) + "|" + ts + showHeaders(hs));
+        inputs.get(topic).pipeInput(new TestRecord<>(key, value, hs, ts));
+        printOutputs();
+    }
+
+    /** Advances the driver's wall clock: "@ wall +ms", then the records it caused. */
+    void advanceWallClock(long ms) {
+        out.println("@ wall +" + ms);
+        driver.advanceWallClockTime(java.time.Duration.ofMillis(ms));
+        printOutputs();
+    }
+
+    private void printOutputs() {
         for (Map.Entry<String, TestOutputTopic<Object, Object>> e : outputs.entrySet()) {
             for (TestRecord<Object, Object> r : e.getValue().readRecordsToList())
-                out.println("< " + e.getKey() + "|" + show(r.key()) + "|" + show(r.value()) + "|" + r.timestamp());
+                out.println("< " + e.getKey() + "|" + show(r.key()) + "|" + show(r.value()) + "|" + r.timestamp() + showHeaders(r.headers()));
         }
     }
 

@@ -329,6 +329,10 @@ public final class Main {
         });
     }
 
+    static {
+        EdgeScenarios.register();
+    }
+
     static void tableInputs(Harness h) {
         h.pipe("in", "a", "1", 10);
         h.pipe("in", "a", "1", 11);
