@@ -197,4 +197,24 @@ TEST_CASE("headers_forwarded") {
     h.finish();
 }
 
+TEST_CASE("group_by_null_keys") {
+    streams_builder b;
+    b.stream<str, str>("in").group_by([](const str& v) { return v == "n" ? ostr() : ostr(v); }).count().to_stream().to("out-stream");
+    b.table<str, str>("tin")
+        .group_by([](const str& k, const str& v) { return std::pair<ostr, str>(v == "n" ? ostr() : ostr(v), k); })
+        .count()
+        .to_stream()
+        .to("out-table");
+    harness h("group_by_null_keys", b.build());
+    h.input("in", s, s).input("tin", s, s).output("out-stream", s, l).output("out-table", s, l);
+    h.pipe("in", S("a"), S("x"), 1);
+    h.pipe("in", S("b"), S("n"), 2);
+    h.pipe("in", S("c"), S("x"), 3);
+    h.pipe("tin", S("a"), S("x"), 4);
+    h.pipe("tin", S("a"), S("n"), 5);
+    h.pipe("tin", S("a"), S("y"), 6);
+    h.pipe("tin", S("b"), S("n"), 7);
+    h.finish();
+}
+
 }  // TEST_SUITE

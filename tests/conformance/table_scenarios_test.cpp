@@ -162,6 +162,20 @@ TEST_CASE("table_group_by_aggregate") {
     h.finish();
 }
 
+// Two aggregations of one grouped table: each has its own repartition topic.
+TEST_CASE("grouped_table_two_aggregations") {
+    streams_builder b;
+    auto g = b.table<str, str>("users").group_by([](const str& u, const str& r) { return std::pair<str, str>(r, u); });
+    g.count().to_stream().to("out-count");
+    g.reduce([](const str& a, const str& v) { return a + "+" + v; }, [](const str& a, const str& v) { return a + "-" + v; })
+        .to_stream()
+        .to("out-reduce");
+    harness h("grouped_table_two_aggregations", b.build());
+    h.input("users", s, s).output("out-count", s, l).output("out-reduce", s, s);
+    user_moves(h);
+    h.finish();
+}
+
 TEST_CASE("to_table") {
     streams_builder b;
     auto st = b.stream<str, ostr>("in");

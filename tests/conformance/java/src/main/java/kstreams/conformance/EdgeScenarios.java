@@ -211,6 +211,36 @@ final class EdgeScenarios {
             h.finish();
         });
 
+        // Group-by selectors returning a null key: the record is dropped, on a stream and on a
+        // table (where the old row is still subtracted).
+        SCENARIOS.put("group_by_null_keys", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            b.stream("in", SS).groupBy((k, v) -> v.equals("n") ? null : v).count().toStream().to("out-stream", PSL);
+            b.table("tin", SS).groupBy((k, v) -> KeyValue.pair(v.equals("n") ? null : v, k), Grouped.with(Serdes.String(), Serdes.String()))
+                .count().toStream().to("out-table", PSL);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("tin", S, S)
+                .output("out-stream", S, L).output("out-table", S, L);
+            h.pipe("in", "a", "x", 1);
+            h.pipe("in", "b", "n", 2);
+            h.pipe("in", "c", "x", 3);
+            h.pipe("tin", "a", "x", 4);
+            h.pipe("tin", "a", "n", 5);
+            h.pipe("tin", "a", "y", 6);
+            h.pipe("tin", "b", "n", 7);
+            h.finish();
+        });
+
+        // Two aggregations of one grouped table: each has its own repartition topic.
+        SCENARIOS.put("grouped_table_two_aggregations", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            var g = b.table("users", SS).groupBy((u, r) -> KeyValue.pair(r, u), Grouped.with(Serdes.String(), Serdes.String()));
+            g.count().toStream().to("out-count", PSL);
+            g.reduce((a, v) -> a + "+" + v, (a, v) -> a + "-" + v).toStream().to("out-reduce", PSS);
+            Harness h = new Harness(b.build(), out).input("users", S, S).output("out-count", S, L).output("out-reduce", S, S);
+            Main.userMoves(h);
+            h.finish();
+        });
+
         // Table map_values with the key, then a filter on the key.
         SCENARIOS.put("table_map_values_with_key", out -> {
             StreamsBuilder b = new StreamsBuilder();
