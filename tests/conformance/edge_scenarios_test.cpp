@@ -217,4 +217,38 @@ TEST_CASE("group_by_null_keys") {
     h.finish();
 }
 
+TEST_CASE("naming_variants") {
+    streams_builder b;
+    auto st = b.stream<str, str>("in", consumed<>{}.with_name("src"));
+    st.filter([](const str& v) { return !v.empty(); }, named::as("f"))
+        .repartition(repartitioned<>{}.with_number_of_partitions(2))
+        .to("out-r", produced<>{}.with_name("snk"));
+    st.to_table(named::as("tt"), materialized<>::as("tt-store")).to_stream(named::as("ts")).to("out-t");
+    harness h("naming_variants", b.build());
+    h.input("in", s, s).output("out-r", s, s).output("out-t", s, s);
+    h.pipe("in", S("a"), S("1"), 1);
+    h.pipe("in", S("a"), S(""), 2);
+    h.pipe("in", S("a"), S("1"), 3);
+    h.finish();
+}
+
+TEST_CASE("null_values_stateless_and_to_stream") {
+    streams_builder b;
+    auto st = b.stream<str, ostr>("in");
+    st.filter([](const ostr& v) { return !v || !v->empty(); })
+        .map_values([](const ostr& v) { return v ? *v + "?" : str("NULL"); })
+        .to("out-mv");
+    st.select_key([](const str& k, const ostr& v) { return k + "/" + v.value_or("null"); }).to("out-sk");
+    b.table<str, str>("tin").to_stream().group_by_key().count().to_stream().to("out-count");
+    harness h("null_values_stateless_and_to_stream", b.build());
+    h.input("in", s, s).input("tin", s, s).output("out-mv", s, s).output("out-sk", s, s).output("out-count", s, l);
+    h.pipe("in", S("a"), null, 1);
+    h.pipe("in", S("b"), S(""), 2);
+    h.pipe("in", S("c"), S("x"), 3);
+    h.pipe("tin", S("a"), S("1"), 4);
+    h.pipe("tin", S("a"), null, 5);
+    h.pipe("tin", S("a"), S("2"), 6);
+    h.finish();
+}
+
 }  // TEST_SUITE

@@ -176,6 +176,35 @@ TEST_CASE("grouped_table_two_aggregations") {
     h.finish();
 }
 
+// Table filters: after a materialized source (old values known: no tombstone for a row failing
+// before and after), after an unmaterialized one later materialized for a sibling group_by (the
+// filter came first: tombstones), after a materialized map_values.
+TEST_CASE("table_filter_old_values") {
+    streams_builder b;
+    const auto longer = [](const str&, const str& v) { return v.size() > 1; };
+    b.table<str, str>("in", materialized<>::as("src")).filter(longer).to_stream().to("out-a");
+    auto t = b.table<str, str>("in2");
+    t.filter(longer).to_stream().to("out-b");
+    t.group_by([](const str& k, const str& v) { return std::pair<str, str>(v, k); }).count().to_stream().to("out-count");
+    b.table<str, str>("in3")
+        .map_values([](const str& v) { return v + "!"; }, materialized<>::as("mv"))
+        .filter_not([](const str&, const str& v) { return v.size() > 2; })
+        .to_stream()
+        .to("out-c");
+    harness h("table_filter_old_values", b.build());
+    h.input("in", s, s).input("in2", s, s).input("in3", s, s);
+    h.output("out-a", s, s).output("out-b", s, s).output("out-count", s, l).output("out-c", s, s);
+    for (const char* topic : {"in", "in2", "in3"}) {
+        h.pipe(topic, S("a"), S("1"), 1);
+        h.pipe(topic, S("a"), S("22"), 2);
+        h.pipe(topic, S("a"), S("3"), 3);
+        h.pipe(topic, S("a"), S("4"), 4);
+        h.pipe(topic, S("b"), null, 5);
+        h.pipe(topic, S("a"), null, 6);
+    }
+    h.finish();
+}
+
 TEST_CASE("to_table") {
     streams_builder b;
     auto st = b.stream<str, ostr>("in");

@@ -23,6 +23,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.RecordContext;
@@ -238,6 +239,65 @@ final class EdgeScenarios {
             g.reduce((a, v) -> a + "+" + v, (a, v) -> a + "-" + v).toStream().to("out-reduce", PSS);
             Harness h = new Harness(b.build(), out).input("users", S, S).output("out-count", S, L).output("out-reduce", S, S);
             Main.userMoves(h);
+            h.finish();
+        });
+
+        // Table filters: after a materialized source (old values known: no tombstone for a row
+        // failing before and after), after an unmaterialized one later materialized for a
+        // sibling group_by (the filter was made first: tombstones), after a materialized map_values.
+        SCENARIOS.put("table_filter_old_values", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            b.table("in", SS, Materialized.as("src")).filter((k, v) -> v.length() > 1).toStream().to("out-a", PSS);
+            KTable<String, String> t = b.table("in2", SS);
+            t.filter((k, v) -> v.length() > 1).toStream().to("out-b", PSS);
+            t.groupBy((k, v) -> KeyValue.pair(v, k), Grouped.with(Serdes.String(), Serdes.String())).count().toStream().to("out-count", PSL);
+            b.table("in3", SS).mapValues(v -> v + "!", Materialized.as("mv")).filterNot((k, v) -> v.length() > 2)
+                .toStream().to("out-c", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("in2", S, S).input("in3", S, S)
+                .output("out-a", S, S).output("out-b", S, S).output("out-count", S, L).output("out-c", S, S);
+            for (String topic : new String[] {"in", "in2", "in3"}) {
+                h.pipe(topic, "a", "1", 1);
+                h.pipe(topic, "a", "22", 2);
+                h.pipe(topic, "a", "3", 3);
+                h.pipe(topic, "a", "4", 4);
+                h.pipe(topic, "b", null, 5);
+                h.pipe(topic, "a", null, 6);
+            }
+            h.finish();
+        });
+
+        // Names: a named source, a named filter, an unnamed repartition with a partition count,
+        // a named sink, a named to_table with a store and a named to_stream.
+        SCENARIOS.put("naming_variants", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", Consumed.with(Serdes.String(), Serdes.String()).withName("src"));
+            s.filter((k, v) -> !v.isEmpty(), Named.as("f"))
+                .repartition(Repartitioned.<String, String>numberOfPartitions(2))
+                .to("out-r", Produced.with(Serdes.String(), Serdes.String()).withName("snk"));
+            s.toTable(Named.as("tt"), Materialized.as("tt-store")).toStream(Named.as("ts")).to("out-t", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-r", S, S).output("out-t", S, S);
+            h.pipe("in", "a", "1", 1);
+            h.pipe("in", "a", "", 2);
+            h.pipe("in", "a", "1", 3);
+            h.finish();
+        });
+
+        // Null values through stateless operators (the functions see them), and a table's
+        // changelog stream aggregated again (its tombstones are dropped by the aggregation).
+        SCENARIOS.put("null_values_stateless_and_to_stream", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", SS);
+            s.filter((k, v) -> v == null || !v.isEmpty()).mapValues(v -> v == null ? "NULL" : v + "?").to("out-mv", PSS);
+            s.selectKey((k, v) -> k + "/" + v).to("out-sk", PSS);
+            b.table("tin", SS).toStream().groupByKey().count().toStream().to("out-count", PSL);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("tin", S, S)
+                .output("out-mv", S, S).output("out-sk", S, S).output("out-count", S, L);
+            h.pipe("in", "a", null, 1);
+            h.pipe("in", "b", "", 2);
+            h.pipe("in", "c", "x", 3);
+            h.pipe("tin", "a", "1", 4);
+            h.pipe("tin", "a", null, 5);
+            h.pipe("tin", "a", "2", 6);
             h.finish();
         });
 
