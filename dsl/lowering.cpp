@@ -51,6 +51,20 @@ std::string write_repartition(topology& t, const repartition_spec& s, const std:
     return s.source_name;
 }
 
+/// The topics of the sources upstream of node i (a repartition's topic stands for what feeds it).
+void collect_source_topics(const std::vector<graph_node>& nodes, std::size_t i, std::vector<std::string>& out) {
+    const graph_node& g = nodes.at(i);
+    if (g.repartition) {
+        out.push_back(g.repartition->topic);
+        return;
+    }
+    if (g.kind == node_kind::source) {
+        out.insert(out.end(), g.topics.begin(), g.topics.end());
+        return;
+    }
+    for (std::size_t p : g.parents) collect_source_topics(nodes, p, out);
+}
+
 }  // namespace
 
 topology builder_state::build() const {
@@ -104,6 +118,11 @@ topology builder_state::build() const {
             for (const auto& b : g.stores) t.add_state_store(b, {g.name});
     }
     for (const auto& b : user_stores_) t.add_state_store(b, {});
+    for (const auto& group : copartition_groups_) {
+        std::vector<std::string> topics;
+        for (std::size_t i : group) collect_source_topics(nodes_, i, topics);
+        t.mutable_model().copartition_groups.push_back(std::move(topics));
+    }
     t.validate();
     return t;
 }

@@ -40,6 +40,9 @@ struct task_environment {
     store_resources stores;
     /// How long a task waits for its directory's lock held by someone else before failing.
     std::chrono::milliseconds state_lock_wait{10000};
+    /// Kafka's internal emit.interval.ms.kstreams.outer.join.spurious.results.fix: 1 s, 0 in the
+    /// test driver (as Kafka's TopologyTestDriver sets it).
+    std::int64_t outer_join_emit_interval_ms = 1000;
 };
 
 /// A store's changelog and how to replay it.
@@ -94,6 +97,7 @@ public:
     const record_metadata* current_metadata() const override { return has_metadata_ ? &metadata_ : nullptr; }
     std::int64_t stream_time() const override { return stream_time_; }
     std::int64_t wall_clock_time() const override { return env_.wall_clock(); }
+    std::int64_t outer_join_emit_interval_ms() const override { return env_.outer_join_emit_interval_ms; }
     cancellable schedule(node& owner, std::chrono::milliseconds interval, punctuation_type type,
                          punctuator callback) override;
     state_store& store(std::string_view name, const node& asker) override;

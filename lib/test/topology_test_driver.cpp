@@ -74,6 +74,7 @@ struct topology_test_driver::impl {
         env.stores.rocksdb = std::make_shared<state::rocksdb_shared>(config.rocksdb);
         env.application_id = config.application_id;
         env.wall_clock = [this] { return wall_clock; };
+        env.outer_join_emit_interval_ms = 0;
         env.collector = &collector;
         env.metrics = &metrics;
         env.on_deserialization_error = config.log_and_continue_on_deserialization_error

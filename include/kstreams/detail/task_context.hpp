@@ -43,6 +43,8 @@ public:
     virtual const record_metadata* current_metadata() const = 0;
     virtual std::int64_t stream_time() const = 0;
     virtual std::int64_t wall_clock_time() const = 0;
+    /// How often (wall-clock ms) a left/outer stream-stream join looks for closed windows.
+    virtual std::int64_t outer_join_emit_interval_ms() const { return 1000; }
     virtual cancellable schedule(node& owner, std::chrono::milliseconds interval,
                                  punctuation_type type, punctuator callback) = 0;
     /// The store connected to `asker` under this name; throws topology_error naming both if the

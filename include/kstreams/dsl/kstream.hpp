@@ -22,6 +22,7 @@
 #include <kstreams/dsl/ops/peek.hpp>
 #include <kstreams/dsl/ops/print.hpp>
 #include <kstreams/dsl/ops/select_key.hpp>
+#include <kstreams/dsl/join_windows.hpp>
 #include <kstreams/dsl/options.hpp>
 #include <kstreams/processor.hpp>
 
@@ -205,6 +206,22 @@ public:
         return kstream<K, typename P::value_out>(b_, i, repartition_required_, key_serde_, {});
     }
 
+    /// Windowed inner join with another stream of the same key type (see join_windows):
+    /// joiner(this value, other value) or joiner(key, this value, other value) gives the joined
+    /// value; its timestamp is the larger of the two. Records with a null key or value are dropped
+    /// (and counted). A side whose key changed upstream is repartitioned first.
+    template <class V2, class F, class KS = no_serde, class VS = no_serde, class OS = no_serde>
+    auto join(const kstream<K, V2>& other, F joiner, const join_windows& w, stream_joined<KS, VS, OS> sj = {}) const;
+    /// As join(), and each record of this stream that found no partner is joined with nullopt:
+    /// joiner(this value, std::optional<other value>) (optionally with the key in front). That
+    /// null-padded result is emitted only once the record's window has closed (stream time past
+    /// t + after + grace), with the record's own timestamp.
+    template <class V2, class F, class KS = no_serde, class VS = no_serde, class OS = no_serde>
+    auto left_join(const kstream<K, V2>& other, F joiner, const join_windows& w, stream_joined<KS, VS, OS> sj = {}) const;
+    /// As left_join(), for both streams: joiner(std::optional<this value>, std::optional<other value>).
+    template <class V2, class F, class KS = no_serde, class VS = no_serde, class OS = no_serde>
+    auto outer_join(const kstream<K, V2>& other, F joiner, const join_windows& w, stream_joined<KS, VS, OS> sj = {}) const;
+
     /// The stream as a table: each record an update of its key (null value = delete).
     ktable<K, V> to_table(named n = {}) const;
     template <class KS, class VS>
@@ -233,6 +250,9 @@ private:
             serde_ref<V> vs)
         : b_(std::move(b)), node_(node), repartition_required_(repartition_required), key_serde_(std::move(ks)),
           value_serde_(std::move(vs)) {}
+
+    template <dsl_detail::join_kind Kind, class V2, class F, class KS, class VS, class OS>
+    auto do_join(const kstream<K, V2>& other, F joiner, const join_windows& w, const stream_joined<KS, VS, OS>& sj) const;
 
     kstream same_shape(std::size_t i) const { return kstream(b_, i, repartition_required_, key_serde_, value_serde_); }
 

@@ -13,6 +13,7 @@
 #include <kstreams/dsl/kgrouped_stream.hpp>
 #include <kstreams/dsl/kgrouped_table.hpp>
 #include <kstreams/dsl/kstream.hpp>
+#include <kstreams/dsl/kstream_join.hpp>
 #include <kstreams/dsl/ktable.hpp>
 #include <kstreams/dsl/ops/table_select.hpp>
 #include <kstreams/dsl/ops/table_source.hpp>

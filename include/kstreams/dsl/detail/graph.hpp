@@ -103,6 +103,8 @@ public:
     bool send_old_values_if_materialized(std::size_t table_node);
 
     void add_user_store(std::shared_ptr<const store_builder> b) { user_stores_.push_back(std::move(b)); }
+    /// The source topics upstream of these nodes must have the same partition count (a join).
+    void add_copartition_group(std::vector<std::size_t> nodes) { copartition_groups_.push_back(std::move(nodes)); }
 
     /// Lowering: writes the whole graph into a fresh topology (dsl/lowering.cpp).
     kstreams::topology build() const;
@@ -114,6 +116,7 @@ private:
     int index_ = 0;
     std::vector<graph_node> nodes_;
     std::vector<std::shared_ptr<const store_builder>> user_stores_;
+    std::vector<std::vector<std::size_t>> copartition_groups_;
 };
 
 /// Kafka Streams' processor name prefixes.

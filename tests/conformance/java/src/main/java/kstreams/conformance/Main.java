@@ -327,6 +327,8 @@ public final class Main {
             h.pipe("in", "b", 2147483647, 3);
             h.finish();
         });
+
+        JoinScenarios.register(SCENARIOS);
     }
 
     static {

@@ -1,0 +1,100 @@
+// Options of a windowed stream-stream join, as Kafka Streams' JoinWindows and StreamJoined.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <kstreams/dsl/serde_ref.hpp>
+
+namespace kstreams {
+
+namespace dsl_detail {
+enum class join_kind { inner, left, outer };
+}
+
+/// Which records of two streams join: a record at t matches the other stream's records with the
+/// same key and a timestamp in [t - before, t + after] (both ends inclusive; for a record of the
+/// other stream the interval is mirrored). Records are kept for before + after + grace, so a
+/// record arriving up to `grace` after its window closed still finds its partners; a left/outer
+/// join emits a record without partner once stream time passes t + after + grace.
+class join_windows {
+public:
+    /// |t1 - t2| <= d, no grace period.
+    static join_windows of_time_difference_with_no_grace(std::chrono::milliseconds d) {
+        return of_time_difference_and_grace(d, std::chrono::milliseconds(0));
+    }
+    /// |t1 - t2| <= d; late records are accepted for `grace` after a window closes.
+    static join_windows of_time_difference_and_grace(std::chrono::milliseconds d, std::chrono::milliseconds grace) {
+        if (d.count() < 0) throw std::invalid_argument("join_windows: the time difference must not be negative");
+        if (grace.count() < 0) throw std::invalid_argument("join_windows: the grace period must not be negative");
+        return join_windows(d.count(), d.count(), grace.count());
+    }
+    /// Same `after`, `before` changed: the other record may be up to d older.
+    join_windows before(std::chrono::milliseconds d) const {
+        if (d.count() + after_ < 0) throw std::invalid_argument("join_windows: before + after must not be negative");
+        return join_windows(d.count(), after_, grace_);
+    }
+    /// Same `before`, `after` changed: the other record may be up to d newer.
+    join_windows after(std::chrono::milliseconds d) const {
+        if (before_ + d.count() < 0) throw std::invalid_argument("join_windows: before + after must not be negative");
+        return join_windows(before_, d.count(), grace_);
+    }
+
+    std::int64_t before_ms() const { return before_; }
+    std::int64_t after_ms() const { return after_; }
+    std::int64_t grace_ms() const { return grace_; }
+    /// before + after: the window size of the join stores.
+    std::int64_t size_ms() const { return before_ + after_; }
+
+private:
+    join_windows(std::int64_t before, std::int64_t after, std::int64_t grace) : before_(before), after_(after), grace_(grace) {}
+    std::int64_t before_, after_, grace_;
+};
+
+/// Serdes, store names and a name for a stream-stream join (Kafka's StreamJoined). KS serializes
+/// the key, VS this stream's values, OS the other stream's values; no_serde = inherit from the
+/// joined streams (or serde<T>).
+template <class KS = no_serde, class VS = no_serde, class OS = no_serde>
+struct stream_joined {
+    KS key_serde{};
+    VS value_serde{};
+    OS other_value_serde{};
+    std::string name;        ///< names the join's processors: <name>-this-join, <name>-merge, ...
+    std::string store_name;  ///< names its stores: <store_name>-this-join-store, ...
+    bool logging = true;
+    std::map<std::string, std::string> log_config{};
+    bool persistent = false;  ///< RocksDB instead of memory
+
+    static stream_joined as(std::string store) { stream_joined s; s.store_name = std::move(store); return s; }
+    template <class S>
+    stream_joined<S, VS, OS> with_key_serde(S s) const {
+        return {std::move(s), value_serde, other_value_serde, name, store_name, logging, log_config, persistent};
+    }
+    template <class S>
+    stream_joined<KS, S, OS> with_value_serde(S s) const {
+        return {key_serde, std::move(s), other_value_serde, name, store_name, logging, log_config, persistent};
+    }
+    template <class S>
+    stream_joined<KS, VS, S> with_other_value_serde(S s) const {
+        return {key_serde, value_serde, std::move(s), name, store_name, logging, log_config, persistent};
+    }
+    stream_joined with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+    stream_joined with_store_name(std::string n) const { auto c = *this; c.store_name = std::move(n); return c; }
+    stream_joined with_logging_enabled(std::map<std::string, std::string> config = {}) const {
+        auto c = *this;
+        c.logging = true;
+        c.log_config = std::move(config);
+        return c;
+    }
+    stream_joined with_logging_disabled() const { auto c = *this; c.logging = false; return c; }
+    stream_joined with_persistent_stores() const { auto c = *this; c.persistent = true; return c; }
+    stream_joined with_in_memory_stores() const { auto c = *this; c.persistent = false; return c; }
+};
+template <class KS, class VS, class OS>
+stream_joined<KS, VS, OS> stream_joined_with(KS ks, VS vs, OS os) { return {std::move(ks), std::move(vs), std::move(os)}; }
+
+}  // namespace kstreams

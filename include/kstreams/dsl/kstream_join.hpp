@@ -1,0 +1,184 @@
+// kstream::join / left_join / outer_join (windowed stream-stream joins), as Kafka's
+// KStreamImpl.doJoin and KStreamImplJoin: repartition a side whose key changed upstream, then
+// add KSTREAM-WINDOWED (x2), KSTREAM-JOINTHIS / -OUTERTHIS, KSTREAM-JOINOTHER / -OUTEROTHER and
+// KSTREAM-MERGE, with the window stores <join-this>-store and <join-other>-store (retention
+// before + after + grace, window size before + after, duplicates kept) and, for left/outer joins,
+// the shared store KSTREAM-OUTERSHARED-<index>-store. Included by <kstreams/dsl.hpp>.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include <kstreams/dsl/detail/handle.hpp>
+#include <kstreams/dsl/join_windows.hpp>
+#include <kstreams/dsl/kstream.hpp>
+#include <kstreams/dsl/ops/drop_null_key.hpp>
+#include <kstreams/dsl/ops/passthrough.hpp>
+#include <kstreams/dsl/ops/stream_join.hpp>
+#include <kstreams/state/window_stores.hpp>
+
+namespace kstreams {
+
+namespace dsl_detail {
+
+inline constexpr std::string_view windowed_name = "KSTREAM-WINDOWED-";
+inline constexpr std::string_view join_this_name = "KSTREAM-JOINTHIS-";
+inline constexpr std::string_view join_other_name = "KSTREAM-JOINOTHER-";
+inline constexpr std::string_view outer_this_name = "KSTREAM-OUTERTHIS-";
+inline constexpr std::string_view outer_other_name = "KSTREAM-OUTEROTHER-";
+inline constexpr std::string_view outer_shared_name = "KSTREAM-OUTERSHARED-";
+
+/// Kafka's NamedInternal.suffixWithOrElseGet: the user's name + suffix, else a generated name
+/// (an index is used up either way).
+inline std::string suffixed_or_generated(builder_state& b, const std::string& user, std::string_view suffix,
+                                         std::string_view prefix) {
+    std::string generated = b.new_processor_name(prefix);
+    return user.empty() ? generated : user + std::string(suffix);
+}
+
+template <class K, class V>
+std::shared_ptr<const store_builder> join_window_store(const std::string& name, const join_windows& w, bool persistent,
+                                                       bool logging, const std::map<std::string, std::string>& log_config,
+                                                       serde_ref<K> ks, serde_ref<V> vs) {
+    const std::chrono::milliseconds retention(w.size_ms() + w.grace_ms()), size(w.size_ms());
+    auto supplier = persistent ? stores::persistent_window_store(name, retention, size, true)
+                               : stores::in_memory_window_store(name, retention, size, true);
+    auto b = std::make_shared<window_store_builder<K, V>>(std::move(supplier), std::move(ks), std::move(vs), false);
+    if (logging) b->with_logging_enabled(log_config);
+    else b->with_logging_disabled();
+    return b;
+}
+
+}  // namespace dsl_detail
+
+template <class K, class V>
+template <dsl_detail::join_kind Kind, class V2, class F, class KS, class VS, class OS>
+auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_windows& w,
+                            const stream_joined<KS, VS, OS>& sj) const {
+    using call = dsl_detail::join_call<K, V, V2, F, Kind>;
+    using VOut = typename call::result;
+    static_assert(!std::is_void_v<VOut>, "kstreams: join(): the joiner must return the joined value");
+    constexpr bool left_outer = Kind != dsl_detail::join_kind::inner;
+    constexpr bool right_outer = Kind == dsl_detail::join_kind::outer;
+    dsl_detail::builder_state& b = *b_;
+
+    serde_ref<K> ks = dsl_detail::pick_serde<K>(sj.key_serde, key_serde_);
+    serde_ref<V> vs = dsl_detail::pick_serde<V>(sj.value_serde, value_serde_);
+    serde_ref<V2> os = dsl_detail::pick_serde<V2>(sj.other_value_serde, other.value_serde_);
+
+    // A side whose key changed upstream goes through a repartition topic first.
+    auto repartitioned = [&]<class VX>(const kstream<K, VX>& s, std::string_view suffix, const serde_ref<VX>& vx) {
+        if (!s.repartition_required_) return s.node_;
+        const std::string prefix = sj.name.empty() ? b.at(s.node_).name : sj.name + std::string(suffix);
+        dsl_detail::repartition_spec spec = dsl_detail::new_stream_repartition(b, prefix);
+        dsl_detail::type_repartition<K, VX, dsl_detail::drop_null_key_node<K, VX>>(spec, ks, vx);
+        dsl_detail::graph_node g;
+        g.kind = kstreams::detail::node_kind::source;
+        g.name = spec.source_name;
+        g.parents = {s.node_};
+        g.out_type = typeid(record<K, VX>);
+        g.repartition = std::move(spec);
+        return b.add(std::move(g));
+    };
+    const std::size_t this_node = repartitioned(*this, "-left", vs);
+    const std::size_t other_node = repartitioned(other, "-right", os);
+
+    // Names in Kafka's order: windowed x2, join this, join other, merge.
+    const std::string this_windowed = dsl_detail::suffixed_or_generated(b, sj.name, "-this-windowed", dsl_detail::windowed_name);
+    const std::string other_windowed = dsl_detail::suffixed_or_generated(b, sj.name, "-other-windowed", dsl_detail::windowed_name);
+    const std::string this_generated = b.new_processor_name(right_outer ? dsl_detail::outer_this_name : dsl_detail::join_this_name);
+    const std::string other_generated = b.new_processor_name(left_outer ? dsl_detail::outer_other_name : dsl_detail::join_other_name);
+    const std::string this_suffix = right_outer ? "-outer-this-join" : "-this-join";
+    const std::string other_suffix = left_outer ? "-outer-other-join" : "-other-join";
+    const std::string this_join = sj.name.empty() ? this_generated : sj.name + this_suffix;
+    const std::string other_join = sj.name.empty() ? other_generated : sj.name + other_suffix;
+    const std::string merge = dsl_detail::suffixed_or_generated(b, sj.name, "-merge", dsl_detail::names::merge);
+
+    const std::string this_store = (sj.store_name.empty() ? this_generated : sj.store_name + this_suffix) + "-store";
+    const std::string other_store = (sj.store_name.empty() ? other_generated : sj.store_name + other_suffix) + "-store";
+    std::string outer_store;
+    if (left_outer) {
+        const std::string shared_suffix = right_outer ? "-outer-shared-join" : "-left-shared-join";
+        const std::size_t prefix_len = (right_outer ? dsl_detail::outer_this_name : dsl_detail::join_this_name).size();
+        outer_store = (sj.store_name.empty() ? std::string(dsl_detail::outer_shared_name) + this_generated.substr(prefix_len)
+                                             : sj.store_name + shared_suffix) + "-store";
+    }
+
+    dsl_detail::graph_node tw = dsl_detail::processor_node_of<K, V, K, V, dsl_detail::join_window_node<K, V>>(this_windowed, {this_node}, this_store);
+    tw.stores.push_back(dsl_detail::join_window_store<K, V>(this_store, w, sj.persistent, sj.logging, sj.log_config, ks, vs));
+    const std::size_t tw_i = b.add(std::move(tw));
+    dsl_detail::graph_node ow = dsl_detail::processor_node_of<K, V2, K, V2, dsl_detail::join_window_node<K, V2>>(other_windowed, {other_node}, other_store);
+    ow.stores.push_back(dsl_detail::join_window_store<K, V2>(other_store, w, sj.persistent, sj.logging, sj.log_config, ks, os));
+    const std::size_t ow_i = b.add(std::move(ow));
+
+    dsl_detail::join_side_spec spec;
+    spec.outer_store = outer_store;
+    spec.windows_before = w.before_ms();
+    spec.windows_after = w.after_ms();
+    spec.grace = w.grace_ms();
+    spec.trackers = std::make_shared<dsl_detail::join_time_trackers>();
+    dsl_detail::join_side_spec this_spec = spec, other_spec = spec;
+    this_spec.other_store = other_store;
+    this_spec.join_before = w.before_ms();
+    this_spec.join_after = w.after_ms();
+    this_spec.outer = left_outer;
+    other_spec.other_store = this_store;
+    other_spec.join_before = w.after_ms();
+    other_spec.join_after = w.before_ms();
+    other_spec.outer = right_outer;
+
+    using fn_t = dsl_detail::join_fn<K, V, V2, F, Kind>;
+    dsl_detail::outer_store_codec<K, V, V2> codec{ks, vs, os};
+    dsl_detail::graph_node tj = dsl_detail::processor_node_of<K, V, K, VOut, dsl_detail::stream_join_node<K, V, V2, VOut, fn_t, true>>(
+        this_join, {tw_i}, this_spec, codec, fn_t{joiner});
+    tj.connected_stores = {other_store};
+    if (left_outer) {
+        auto ob = std::make_shared<key_value_store_builder<std::string, std::string>>(stores::key_value_store_builder<std::string, std::string>(
+            sj.persistent ? stores::persistent_key_value_store(outer_store) : stores::in_memory_key_value_store(outer_store)));
+        ob->with_caching_disabled();
+        if (sj.logging) ob->with_logging_enabled(sj.log_config);
+        else ob->with_logging_disabled();
+        tj.stores.push_back(std::move(ob));
+    }
+    const std::size_t tj_i = b.add(std::move(tj));
+    dsl_detail::graph_node oj = dsl_detail::processor_node_of<K, V2, K, VOut, dsl_detail::stream_join_node<K, V2, V, VOut, fn_t, false>>(
+        other_join, {ow_i}, other_spec, codec, fn_t{std::move(joiner)});
+    oj.connected_stores = {this_store};
+    if (left_outer) oj.connected_stores.push_back(outer_store);
+    const std::size_t oj_i = b.add(std::move(oj));
+    const std::size_t m = b.add(dsl_detail::processor_node_of<K, VOut, K, VOut, dsl_detail::passthrough_node<K, VOut>>(merge, {tj_i, oj_i}));
+    b.add_copartition_group({this_node, other_node});
+    return kstream<K, VOut>(b_, m, false, ks, {});
+}
+
+template <class K, class V>
+template <class V2, class F, class KS, class VS, class OS>
+auto kstream<K, V>::join(const kstream<K, V2>& other, F joiner, const join_windows& w, stream_joined<KS, VS, OS> sj) const {
+    static_assert(dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::inner>::valid,
+                  "kstreams: join(): the joiner must take (this value, other value) or (key, this value, other value)");
+    if constexpr (dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::inner>::valid)
+        return do_join<dsl_detail::join_kind::inner>(other, std::move(joiner), w, sj);
+}
+
+template <class K, class V>
+template <class V2, class F, class KS, class VS, class OS>
+auto kstream<K, V>::left_join(const kstream<K, V2>& other, F joiner, const join_windows& w, stream_joined<KS, VS, OS> sj) const {
+    static_assert(dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::left>::valid,
+                  "kstreams: left_join(): the joiner must take (this value, std::optional<other value>) or (key, this value, "
+                  "std::optional<other value>); the other value is nullopt when no record of the other stream matched");
+    if constexpr (dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::left>::valid)
+        return do_join<dsl_detail::join_kind::left>(other, std::move(joiner), w, sj);
+}
+
+template <class K, class V>
+template <class V2, class F, class KS, class VS, class OS>
+auto kstream<K, V>::outer_join(const kstream<K, V2>& other, F joiner, const join_windows& w, stream_joined<KS, VS, OS> sj) const {
+    static_assert(dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::outer>::valid,
+                  "kstreams: outer_join(): the joiner must take (std::optional<this value>, std::optional<other value>) or "
+                  "(key, std::optional<this value>, std::optional<other value>); a side is nullopt when nothing matched it");
+    if constexpr (dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::outer>::valid)
+        return do_join<dsl_detail::join_kind::outer>(other, std::move(joiner), w, sj);
+}
+
+}  // namespace kstreams

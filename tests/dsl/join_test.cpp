@@ -1,0 +1,205 @@
+// Windowed stream-stream joins through the test driver: window edges inclusive on both sides,
+// asymmetric windows mirrored for the other side, result timestamp max(left, right), null keys and
+// values dropped and counted, records past retention not kept, names and stores as Kafka's; left
+// and outer joins emit a record without partner null-padded only after its window closed.
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <kstreams/dsl.hpp>
+#include <kstreams/test/topology_test_driver.hpp>
+
+using namespace kstreams;
+using namespace std::chrono_literals;
+using str = std::string;
+
+namespace {
+struct fixture {
+    topology topo;
+    test::topology_test_driver driver;
+    test::test_input_topic<str, str> left;
+    test::test_input_topic<str, str> right;
+    test::test_output_topic<str, str> out;
+    explicit fixture(topology t)
+        : topo(std::move(t)), driver(topo), left(driver.create_input_topic<str, str>("left")),
+          right(driver.create_input_topic<str, str>("right")), out(driver.create_output_topic<str, str>("out")) {}
+    /// "key:value@timestamp" per output record.
+    std::vector<str> read() {
+        std::vector<str> r;
+        for (const auto& rec : out.read_records_to_list())
+            r.push_back((rec.key_null ? str("<null>") : rec.key) + ":" + rec.value + "@" + std::to_string(rec.timestamp));
+        return r;
+    }
+};
+using lines = std::vector<str>;
+
+str show(const std::optional<str>& v) { return v ? *v : str("null"); }
+
+topology inner(join_windows w) {
+    streams_builder b;
+    auto l = b.stream<str, str>("left");
+    auto r = b.stream<str, str>("right");
+    l.join(r, [](const str& a, const str& c) { return a + "+" + c; }, w).to("out");
+    return b.build();
+}
+topology left_join(join_windows w) {
+    streams_builder b;
+    auto l = b.stream<str, str>("left");
+    auto r = b.stream<str, str>("right");
+    l.left_join(r, [](const str& a, const std::optional<str>& c) { return a + "+" + show(c); }, w).to("out");
+    return b.build();
+}
+topology outer_join(join_windows w) {
+    streams_builder b;
+    auto l = b.stream<str, str>("left");
+    auto r = b.stream<str, str>("right");
+    l.outer_join(r, [](const std::optional<str>& a, const std::optional<str>& c) { return show(a) + "+" + show(c); }, w)
+        .to("out");
+    return b.build();
+}
+}  // namespace
+
+TEST_CASE("inner join matches records whose timestamps differ by at most the window, both edges inclusive") {
+    fixture f(inner(join_windows::of_time_difference_with_no_grace(10ms)));
+    f.left.pipe_input("a", "L1", 100);
+    f.right.pipe_input("a", "R90", 90);     // 100 - 10: inside
+    f.right.pipe_input("a", "R110", 110);   // 100 + 10: inside
+    f.right.pipe_input("b", "Rb", 100);     // other key
+    CHECK(f.read() == lines{"a:L1+R90@100", "a:L1+R110@110"});
+    f.right.pipe_input("a", "R111", 111);   // 11 after L1: outside
+    CHECK(f.read().empty());
+    f.left.pipe_input("a", "L2", 105);      // matches R90? no (15); R110 yes; R111 yes
+    CHECK(f.read() == lines{"a:L2+R110@110", "a:L2+R111@111"});
+}
+
+TEST_CASE("inner join result timestamp is the larger of the two and each stored duplicate joins") {
+    fixture f(inner(join_windows::of_time_difference_with_no_grace(50ms)));
+    f.right.pipe_input("k", "R1", 30);
+    f.right.pipe_input("k", "R1", 30);
+    f.left.pipe_input("k", "L", 20);
+    CHECK(f.read() == lines{"k:L+R1@30", "k:L+R1@30"});
+}
+
+TEST_CASE("before/after make the window asymmetric, mirrored for the other stream") {
+    // A left record at t matches right records in [t, t + 5]; a right record at t matches left
+    // records in [t - 5, t].
+    fixture f(inner(join_windows::of_time_difference_with_no_grace(0ms).after(5ms)));
+    f.left.pipe_input("a", "L100", 100);
+    f.right.pipe_input("a", "R99", 99);
+    f.right.pipe_input("a", "R105", 105);
+    f.right.pipe_input("a", "R106", 106);
+    CHECK(f.read() == lines{"a:L100+R105@105"});
+    f.left.pipe_input("a", "L101", 101);   // right records in [101, 106]
+    CHECK(f.read() == lines{"a:L101+R105@105", "a:L101+R106@106"});
+}
+
+TEST_CASE("inner join drops and counts records with a null key or a null value") {
+    fixture f(inner(join_windows::of_time_difference_with_no_grace(10ms)));
+    const auto before = f.driver.metrics().value(metric::dropped_records);
+    f.left.pipe_input("a", "L", 1);
+    f.right.pipe_value("R", 1);
+    f.right.pipe_input("a", std::nullopt, 1);
+    CHECK(f.read().empty());
+    CHECK(f.driver.metrics().value(metric::dropped_records) == before + 2);
+}
+
+TEST_CASE("a record behind the retention period still finds partners kept by the other side but is not kept") {
+    // Retention = before + after + grace = 20. Each side's store drops records older than its own
+    // newest record minus the retention (Kafka's window stores), the join processors drop nothing.
+    fixture f(inner(join_windows::of_time_difference_with_no_grace(10ms)));
+    f.left.pipe_input("a", "L100", 100);
+    f.right.pipe_input("b", "Rb", 200);
+    f.right.pipe_input("a", "R95", 95);    // joins L100 (left store's newest is 100)
+    CHECK(f.read() == lines{"a:L100+R95@100"});
+    f.left.pipe_input("a", "L96", 96);     // R95 was too old for the right store (newest 200)
+    CHECK(f.read().empty());
+}
+
+TEST_CASE("join names processors and stores as Kafka Streams and keeps co-partitioned sides in one sub-topology") {
+    const str d = inner(join_windows::of_time_difference_with_no_grace(10ms)).describe().to_string();
+    CHECK(d.find("Processor: KSTREAM-WINDOWED-0000000002 (stores: [KSTREAM-JOINTHIS-0000000004-store])") != str::npos);
+    CHECK(d.find("Processor: KSTREAM-JOINTHIS-0000000004 (stores: [KSTREAM-JOINOTHER-0000000005-store])") != str::npos);
+    CHECK(d.find("Processor: KSTREAM-JOINOTHER-0000000005 (stores: [KSTREAM-JOINTHIS-0000000004-store])") != str::npos);
+    CHECK(d.find("Processor: KSTREAM-MERGE-0000000006 (stores: [])") != str::npos);
+    CHECK(d.find("Sub-topology: 1") == str::npos);
+}
+
+TEST_CASE("a re-keyed side is repartitioned through <node>-repartition before the join") {
+    streams_builder b;
+    auto l = b.stream<str, str>("left").select_key([](const str&, const str& v) { return v; });
+    auto r = b.stream<str, str>("right");
+    l.join(r, [](const str& a, const str& c) { return a + "+" + c; }, join_windows::of_time_difference_with_no_grace(10ms))
+        .to("out");
+    fixture f(b.build());
+    const str d = f.topo.describe().to_string();
+    CHECK(d.find("KSTREAM-KEY-SELECT-0000000001-repartition") != str::npos);
+    f.left.pipe_input("x", "k", 5);
+    f.right.pipe_input("k", "R", 7);
+    CHECK(f.read() == lines{"k:k+R@7"});
+}
+
+TEST_CASE("stream_joined names the processors and stores") {
+    streams_builder b;
+    auto l = b.stream<str, str>("left");
+    auto r = b.stream<str, str>("right");
+    l.left_join(r, [](const str& a, const std::optional<str>&) { return a; }, join_windows::of_time_difference_with_no_grace(10ms),
+                stream_joined<>{}.with_name("j").with_store_name("s"))
+        .to("out");
+    const str d = b.build().describe().to_string();
+    CHECK(d.find("Processor: j-this-windowed (stores: [s-this-join-store])") != str::npos);
+    CHECK(d.find("Processor: j-outer-other-join") != str::npos);
+    CHECK(d.find("s-left-shared-join-store") != str::npos);
+    CHECK(d.find("Processor: j-merge") != str::npos);
+}
+
+TEST_CASE("left join emits an unmatched record null-padded only after its window closed, with its own timestamp") {
+    fixture f(left_join(join_windows::of_time_difference_with_no_grace(10ms)));
+    f.left.pipe_input("a", "L1", 100);
+    f.left.pipe_input("b", "L2", 105);
+    CHECK(f.read().empty());
+    f.right.pipe_input("b", "R", 108);     // b joins: L2 no longer waits
+    CHECK(f.read() == lines{"b:L2+R@108"});
+    f.left.pipe_input("c", "L3", 110);     // stream time 110: a's window [90, 110] not yet closed
+    CHECK(f.read().empty());
+    f.left.pipe_input("c", "L4", 111);     // 100 + 10 < 111: a is emitted, b is not
+    CHECK(f.read() == lines{"a:L1+null@100"});
+}
+
+TEST_CASE("left join: grace delays the null-padded result") {
+    fixture f(left_join(join_windows::of_time_difference_and_grace(10ms, 5ms)));
+    f.left.pipe_input("a", "L1", 100);
+    f.left.pipe_input("z", "Z", 115);      // 100 + 10 + 5 = 115: not yet
+    CHECK(f.read().empty());
+    f.left.pipe_input("y", "Y", 116);
+    CHECK(f.read() == lines{"a:L1+null@100"});
+    f.left.pipe_input("b", "L2", 120);
+    f.left.pipe_input("x", "X", 200);
+    CHECK(f.read() == lines{"z:Z+null@115", "y:Y+null@116", "b:L2+null@120"});
+}
+
+TEST_CASE("left join: a right record without partner is never emitted; a late left record is emitted at once") {
+    fixture f(left_join(join_windows::of_time_difference_with_no_grace(10ms)));
+    f.right.pipe_input("a", "R", 100);
+    f.left.pipe_input("z", "Z", 200);
+    f.left.pipe_input("late", "L", 50);    // its window [40, 60] is behind stream time 200
+    CHECK(f.read() == lines{"late:L+null@50"});
+}
+
+TEST_CASE("left join passes a null-key left record on null-padded at once") {
+    fixture f(left_join(join_windows::of_time_difference_with_no_grace(10ms)));
+    f.left.pipe_value("L", 5);
+    CHECK(f.read() == lines{"<null>:L+null@5"});
+}
+
+TEST_CASE("outer join emits both sides' unmatched records in timestamp order after their windows close") {
+    fixture f(outer_join(join_windows::of_time_difference_with_no_grace(10ms)));
+    f.right.pipe_input("r", "R1", 100);
+    f.left.pipe_input("l", "L1", 101);
+    f.left.pipe_input("m", "L2", 102);
+    f.right.pipe_input("m", "R2", 103);
+    CHECK(f.read() == lines{"m:L2+R2@103"});
+    f.left.pipe_input("z", "Z", 112);      // closes r (100 + 10 < 112) and l (101 + 10 < 112)
+    CHECK(f.read() == lines{"r:null+R1@100", "l:L1+null@101"});
+}
