@@ -65,6 +65,17 @@ topic_plan plan_topics(const topology_model& model, const topology_groups& group
         if (auto it = counts.find(topic); it != counts.end()) return it->second;
         return 0;
     };
+    // A repartition topic co-partitioned with source topics (a join's re-keyed side) takes their
+    // partition count (Kafka's CopartitionedTopicsEnforcer); a fixed count that differs fails below.
+    for (const auto& group : model.copartition_groups) {
+        std::int32_t external_count = 0;
+        for (const auto& t : group)
+            if (!internal.count(t))
+                if (auto it = counts.find(t); it != counts.end()) external_count = std::max(external_count, it->second);
+        if (external_count == 0) continue;
+        for (const auto& t : group)
+            if (internal.count(t)) repartition_count.try_emplace(prefix + t, external_count);
+    }
     std::map<std::string, std::vector<std::size_t>> writers;  // prefixed repartition topic -> sub indices
     for (std::size_t i = 0; i < groups.subtopologies.size(); ++i)
         for (std::size_t idx : groups.subtopologies[i].nodes) {

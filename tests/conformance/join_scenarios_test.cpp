@@ -87,6 +87,28 @@ TEST_CASE("stream_join_left") {
     h.finish();
 }
 
+TEST_CASE("stream_join_left_rekeyed_null_keys") {
+    using okey = std::optional<str>;
+    streams_builder b;
+    auto l = b.stream<str, str>("left").select_key([](const str& v) -> okey {
+        if (v.rfind("n", 0) == 0) return std::nullopt;
+        return v.substr(0, 1);
+    });
+    auto r = b.stream<okey, str>("right");
+    l.left_join(r, [](const okey& k, const str& a, const std::optional<str>& c) { return show(k) + ":" + a + "+" + show(c); },
+                join_windows::of_time_difference_with_no_grace(10ms), stream_joined<>::as("st").with_name("lj"))
+        .to("out");
+    harness h("stream_join_left_rekeyed_null_keys", b.build());
+    h.input("left", s, s).input("right", s, s).output("out", s, s);
+    h.pipe("right", S("a"), S("R1"), 10);
+    h.pipe("left", S("x"), S("a1"), 12);
+    h.pipe("left", S("y"), S("n1"), 13);
+    h.pipe("left", S("z"), S("b1"), 14);
+    h.pipe("right", S("q"), S("R2"), 40);
+    h.pipe("left", S("w"), S("a2"), 41);
+    h.finish();
+}
+
 TEST_CASE("stream_join_outer_named") {
     streams_builder b;
     auto l = b.stream<str, str>("left");

@@ -1,6 +1,6 @@
 // End-to-end on a real single-node Apache Kafka broker: word count, a re-keying aggregation
-// (repartition topic in the path) and a table aggregation with adder and subtractor.
-// (A windowed stream-stream join belongs here too once the DSL's windowed joins exist.)
+// (repartition topic in the path), a table aggregation with adder and subtractor and a windowed
+// stream-stream join.
 #include <doctest/doctest.h>
 
 #include <set>
@@ -137,6 +137,36 @@ TEST_CASE("DSL: word count through group_by's repartition topic on the real brok
                                                        {"lead", 1}, {"streams", 2}, {"summit", 1}, {"to", 1}};
     test::read_until_latest_equals(reader, expected, 60s, latest);
     CHECK(latest == expected);
+    CHECK(app.close(60s));
+}
+
+KSTREAMS_CO_TEST_CASE("DSL: a windowed stream-stream join of two co-partitioned topics on the real broker") {
+    const auto left = test::unique("join-left"), right = test::unique("join-right"), out = test::unique("join-out");
+    test::create_topics({{left, 2}, {right, 2}, {out, 1}});
+    streams_builder builder;
+    auto l = builder.stream<std::string, std::string>(left);
+    auto r = builder.stream<std::string, std::string>(right);
+    l.join(r, [](const std::string& a, const std::string& b) { return a + "+" + b; },
+           join_windows::of_time_difference_with_no_grace(10s))
+        .to(out);
+    const topology topo = builder.build();
+    kafka_streams app(topo, test::broker_config(test::unique("join"), test::temp_state_dir("join")));
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 60s));
+    test::topic_writer writer(test::broker());
+    const std::int64_t t0 = 1'700'000'000'000;
+    writer.send(left, std::string("k1"), std::string("A"), t0);
+    writer.send(left, std::string("k2"), std::string("B"), t0);
+    writer.send(right, std::string("k1"), std::string("x"), t0 + 5'000);   // joins A
+    writer.send(right, std::string("k2"), std::string("y"), t0 + 11'000);  // 11 s after B: no join
+    writer.send(right, std::string("k3"), std::string("z"), t0);           // no partner
+    writer.send(left, std::string("k2"), std::string("C"), t0 + 12'000);   // joins y
+    writer.flush();
+    test::topic_reader reader(test::broker(), {out});
+    auto recs = co_await test::next_records(reader, 2, 60s);
+    std::set<std::string> joined;
+    for (const auto& rec : recs) joined.insert(*rec.key + ":" + *rec.value + "@" + std::to_string(rec.timestamp - t0));
+    CHECK(joined == std::set<std::string>{"k1:A+x@5000", "k2:C+y@12000"});
     CHECK(app.close(60s));
 }
 

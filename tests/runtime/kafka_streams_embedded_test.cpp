@@ -365,3 +365,49 @@ KSTREAMS_CO_TEST_CASE("a source's own offset reset policy decides where a partit
     CHECK(out.read_until_quiet(500ms).empty());
     CHECK(app.close(30s));
 }
+
+namespace {
+topology join_topology(bool rekey_left) {
+    streams_builder b;
+    auto l = b.stream<std::string, std::string>("join-left");
+    if (rekey_left) l = l.select_key([](const std::string& v) { return v.substr(0, 1); });
+    auto r = b.stream<std::string, std::string>("join-right");
+    l.join(r, [](const std::string& a, const std::string& c) { return a + "+" + c; },
+           join_windows::of_time_difference_with_no_grace(10s))
+        .to("join-out");
+    return b.build();
+}
+}  // namespace
+
+TEST_CASE("joined source topics with different partition counts are a clear error naming both") {
+    embedded_cluster cluster;
+    cluster.create_topic("join-left", 3);
+    cluster.create_topic("join-right", 2);
+    const topology topo = join_topology(false);
+    auto cfg = embedded_config("join-copartition");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    kafka_streams app(topo, cfg);
+    CHECK_THROWS_WITH_AS(app.start(), doctest::Contains("must be co-partitioned"), streams_error);
+}
+
+KSTREAMS_CO_TEST_CASE("a join's re-keyed side is repartitioned into as many partitions as the other side has") {
+    embedded_cluster cluster;
+    cluster.create_topic("join-left", 3);
+    cluster.create_topic("join-right", 2);
+    cluster.create_topic("join-out", 1);
+    const topology topo = join_topology(true);
+    auto cfg = embedded_config("join-rekeyed");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    kafka_streams app(topo, cfg);
+    app.start();
+    test::topic_writer writer(cluster.bootstrap_servers());
+    for (const char* k : {"a", "b", "c", "d"}) writer.send("join-right", std::string(k), "R" + std::string(k), 5'000);
+    for (const char* v : {"a1", "b1", "c1", "d1"}) writer.send("join-left", std::string("x"), std::string(v), 6'000);
+    writer.flush();
+    test::topic_reader reader(cluster.bootstrap_servers(), {"join-out"});
+    auto recs = co_await test::next_records(reader, 4, 30s);
+    std::set<std::string> joined;
+    for (const auto& r : recs) joined.insert(*r.key + ":" + *r.value + "@" + std::to_string(r.timestamp));
+    CHECK(joined == std::set<std::string>{"a:a1+Ra@6000", "b:b1+Rb@6000", "c:c1+Rc@6000", "d:d1+Rd@6000"});
+    CHECK(app.close(30s));
+}

@@ -13,7 +13,6 @@
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/join_windows.hpp>
 #include <kstreams/dsl/kstream.hpp>
-#include <kstreams/dsl/ops/drop_null_key.hpp>
 #include <kstreams/dsl/ops/passthrough.hpp>
 #include <kstreams/dsl/ops/stream_join.hpp>
 #include <kstreams/state/window_stores.hpp>
@@ -72,7 +71,9 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
         if (!s.repartition_required_) return s.node_;
         const std::string prefix = sj.name.empty() ? b.at(s.node_).name : sj.name + std::string(suffix);
         dsl_detail::repartition_spec spec = dsl_detail::new_stream_repartition(b, prefix);
-        dsl_detail::type_repartition<K, VX, dsl_detail::drop_null_key_node<K, VX>>(spec, ks, vx);
+        // Kafka 4.1's repartition filter for joins passes every record: null keys go through the
+        // topic (an inner join then drops them, a left/outer join emits them null-padded).
+        dsl_detail::type_repartition<K, VX, dsl_detail::passthrough_node<K, VX>>(spec, ks, vx);
         dsl_detail::graph_node g;
         g.kind = kstreams::detail::node_kind::source;
         g.name = spec.source_name;

@@ -92,6 +92,25 @@ final class JoinScenarios {
             h.finish();
         });
 
+        // A re-keyed left side whose new key may be null: null keys go through the repartition
+        // topic and are emitted null-padded by the left join.
+        scenarios.put("stream_join_left_rekeyed_null_keys", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> l = b.stream("left", SS).selectKey((k, v) -> v.startsWith("n") ? null : v.substring(0, 1));
+            KStream<String, String> r = b.stream("right", SS);
+            l.leftJoin(r, (k, a, c) -> show(k) + ":" + a + "+" + show(c), JoinWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(10)),
+                    StreamJoined.<String, String, String>as("st").withName("lj"))
+                .to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("left", S, S).input("right", S, S).output("out", S, S);
+            h.pipe("right", "a", "R1", 10);
+            h.pipe("left", "x", "a1", 12);
+            h.pipe("left", "y", "n1", 13);
+            h.pipe("left", "z", "b1", 14);
+            h.pipe("right", "q", "R2", 40);
+            h.pipe("left", "w", "a2", 41);
+            h.finish();
+        });
+
         // Outer join, named processors and stores, grace.
         scenarios.put("stream_join_outer_named", out -> {
             StreamsBuilder b = new StreamsBuilder();
