@@ -2,9 +2,6 @@
 
 #include <algorithm>
 
-#include "lib/core/log.hpp"
-#include "lib/state/store_resources.hpp"
-
 namespace kstreams::state {
 
 namespace {
@@ -69,82 +66,42 @@ private:
 
 }  // namespace
 
-caching_key_value_store::~caching_key_value_store() {
-    if (ns_ && cache_) cache_->remove(*ns_);
-}
-
 void caching_key_value_store::init(store_context& ctx) {
-    ctx_ = &ctx;
     inner_->init(ctx);
-    auto* res = ctx.resources();
-    if (!res || !res->cache || res->cache->max_bytes() == 0) return;
-    cache_ = res->cache;
-    ns_ = &cache_->add(detail::cache_namespace(ctx.task_id(), name()),
-                       [this](std::vector<record_cache::dirty_entry>& entries) { write_down(entries); });
+    cache_.attach(ctx, name(), [this](std::vector<record_cache::dirty_entry>& entries) {
+        cache_.write_down(
+            entries, [this](const record_cache::dirty_entry& e) { return inner_->get(e.key); },
+            [this](const record_cache::dirty_entry& e) {
+                if (e.value) inner_->put(e.key, *e.value);
+                else inner_->erase(e.key);
+            });
+    });
 }
 
 bool caching_key_value_store::set_flush_listener(bytes_flush_listener listener, bool send_old_values) {
-    listener_ = std::move(listener);
-    send_old_values_ = send_old_values;
-    return active();
+    return cache_.set_listener(std::move(listener), send_old_values);
 }
 
-void caching_key_value_store::write_down(std::vector<record_cache::dirty_entry>& entries) {
-    const std::int64_t current = ctx_->record_timestamp();
-    for (auto& e : entries) {
-        std::optional<std::string> old;
-        if (listener_ && (!e.value || send_old_values_)) old = inner_->get(e.key);
-        // A key neither stored nor cached before: nothing to write and nothing to forward.
-        if (listener_ && !e.value && !old) continue;
-        ctx_->set_record_timestamp(e.timestamp);
-        if (e.value) inner_->put(e.key, *e.value);
-        else inner_->erase(e.key);
-        if (listener_) {
-            std::optional<std::string_view> nv, ov;
-            if (e.value) nv = *e.value;
-            if (send_old_values_ && old) ov = *old;
-            listener_(e.key, nv, ov, e.timestamp);
-        }
-    }
-    ctx_->set_record_timestamp(current);
-}
-
-void caching_key_value_store::flush_cache() {
-    if (active()) cache_->flush(*ns_);
-}
+void caching_key_value_store::flush_cache() { cache_.flush(); }
 
 void caching_key_value_store::flush() {
     flush_cache();
     inner_->flush();
 }
 
-void caching_key_value_store::close() {
-    if (active() && inner_->is_open()) {
-        try {
-            cache_->flush(*ns_);
-        } catch (...) {
-            cache_->remove(*ns_);
-            ns_ = nullptr;
-            inner_->close();
-            throw;
-        }
-    }
-    if (ns_) cache_->remove(*ns_);
-    ns_ = nullptr;
-    inner_->close();
-}
+void caching_key_value_store::close() { cache_.close(*inner_); }
 
 std::optional<std::string> caching_key_value_store::get(std::string_view key) {
     if (!active()) return inner_->get(key);
-    if (const auto* cached = cache_->get(*ns_, key)) return *cached;
+    if (const auto* cached = cache_.cache().get(cache_.ns(), key)) return *cached;
     auto v = inner_->get(key);
-    if (v) cache_->put(*ns_, key, *v, false, ctx_->record_timestamp());
+    if (v) cache_.cache().put(cache_.ns(), key, *v, false, cache_.context().record_timestamp());
     return v;
 }
 
 bool caching_key_value_store::get_into(std::string_view key, std::string& out) {
     if (!active()) return inner_->get_into(key, out);
-    if (const auto* cached = cache_->get(*ns_, key)) {
+    if (const auto* cached = cache_.cache().get(cache_.ns(), key)) {
         if (!*cached) return false;
         out.assign(**cached);
         return true;
@@ -153,14 +110,14 @@ bool caching_key_value_store::get_into(std::string_view key, std::string& out) {
     // processor may read this store again through the caller's buffer.
     auto v = inner_->get(key);
     if (!v) return false;
-    cache_->put(*ns_, key, *v, false, ctx_->record_timestamp());
+    cache_.cache().put(cache_.ns(), key, *v, false, cache_.context().record_timestamp());
     out.assign(*v);
     return true;
 }
 
 void caching_key_value_store::put(std::string_view key, std::string_view value) {
     if (!active()) return inner_->put(key, value);
-    cache_->put(*ns_, key, value, true, ctx_->record_timestamp());
+    cache_.cache().put(cache_.ns(), key, value, true, cache_.context().record_timestamp());
 }
 
 std::optional<std::string> caching_key_value_store::put_if_absent(std::string_view key, std::string_view value) {
@@ -184,17 +141,17 @@ std::optional<std::string> caching_key_value_store::remove(std::string_view key)
 
 void caching_key_value_store::erase(std::string_view key) {
     if (!active()) return inner_->erase(key);
-    cache_->put(*ns_, key, std::nullopt, true, ctx_->record_timestamp());
+    cache_.cache().put(cache_.ns(), key, std::nullopt, true, cache_.context().record_timestamp());
 }
 
 std::unique_ptr<bytes_iterator> caching_key_value_store::range(const key_range& r, bool reverse) {
     if (!active()) return inner_->range(r, reverse);
-    return std::make_unique<merged_iterator>(cache_->snapshot(*ns_, r.from, r.to), inner_->range(r, reverse), reverse);
+    return std::make_unique<merged_iterator>(cache_.cache().snapshot(cache_.ns(), r.from, r.to), inner_->range(r, reverse), reverse);
 }
 
 std::unique_ptr<bytes_iterator> caching_key_value_store::prefix_scan(std::string_view prefix) {
     if (!active()) return inner_->prefix_scan(prefix);
-    return std::make_unique<merged_iterator>(cache_->snapshot_prefix(*ns_, prefix), inner_->prefix_scan(prefix), false);
+    return std::make_unique<merged_iterator>(cache_.cache().snapshot_prefix(cache_.ns(), prefix), inner_->prefix_scan(prefix), false);
 }
 
 }  // namespace kstreams::state

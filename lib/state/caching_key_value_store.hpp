@@ -8,14 +8,13 @@
 
 #include <kstreams/state/bytes_store.hpp>
 
-#include "lib/state/record_cache.hpp"
+#include "lib/state/cache_binding.hpp"
 
 namespace kstreams::state {
 
 class caching_key_value_store final : public bytes_key_value_store {
 public:
     explicit caching_key_value_store(std::unique_ptr<bytes_key_value_store> inner) : inner_(std::move(inner)) {}
-    ~caching_key_value_store() override;
 
     const std::string& name() const override { return inner_->name(); }
     void init(store_context& ctx) override;
@@ -38,15 +37,10 @@ public:
     bool set_flush_listener(bytes_flush_listener listener, bool send_old_values) override;
 
 private:
-    bool active() const { return ns_ != nullptr; }
-    void write_down(std::vector<record_cache::dirty_entry>& entries);
+    bool active() const { return cache_.active(); }
 
     std::unique_ptr<bytes_key_value_store> inner_;
-    store_context* ctx_ = nullptr;
-    record_cache* cache_ = nullptr;
-    record_cache::named_cache* ns_ = nullptr;
-    bytes_flush_listener listener_;
-    bool send_old_values_ = false;
+    cache_binding cache_;
 };
 
 }  // namespace kstreams::state

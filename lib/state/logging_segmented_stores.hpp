@@ -41,6 +41,10 @@ public:
     std::int64_t retention_period() const override { return inner_->retention_period(); }
     std::int64_t window_size() const override { return inner_->window_size(); }
     bool retain_duplicates() const override { return inner_->retain_duplicates(); }
+    bool scan_before(std::string_view ka, std::int64_t sa, std::string_view kb, std::int64_t sb,
+                     bool backward) const override {
+        return inner_->scan_before(ka, sa, kb, sb, backward);
+    }
 
 private:
     std::unique_ptr<bytes_window_store> inner_;
@@ -75,6 +79,10 @@ public:
         return inner_->find_sessions(kf, kt, earliest_end, latest_start, backward);
     }
     std::int64_t retention_period() const override { return inner_->retention_period(); }
+    bool scan_before(std::string_view ka, kstreams::window a, std::string_view kb, kstreams::window b,
+                     bool backward) const override {
+        return inner_->scan_before(ka, a, kb, b, backward);
+    }
 
 private:
     std::unique_ptr<bytes_session_store> inner_;

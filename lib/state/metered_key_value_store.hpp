@@ -6,6 +6,8 @@
 
 #include <kstreams/state/bytes_store.hpp>
 
+#include "lib/state/store_counters.hpp"
+
 namespace kstreams::state {
 
 class metered_key_value_store final : public bytes_key_value_store {
@@ -13,9 +15,12 @@ public:
     explicit metered_key_value_store(std::unique_ptr<bytes_key_value_store> inner) : inner_(std::move(inner)) {}
 
     const std::string& name() const override { return inner_->name(); }
-    void init(store_context& ctx) override;
+    void init(store_context& ctx) override {
+        inner_->init(ctx);
+        c_.bind(ctx, name());
+    }
     void flush() override {
-        ++*flushes_;
+        ++*c_.flushes;
         inner_->flush();
     }
     void flush_cache() override { inner_->flush_cache(); }
@@ -24,39 +29,39 @@ public:
     bool is_open() const override { return inner_->is_open(); }
 
     std::optional<std::string> get(std::string_view key) override {
-        ++*gets_;
+        ++*c_.gets;
         return inner_->get(key);
     }
     bool get_into(std::string_view key, std::string& out) override {
-        ++*gets_;
+        ++*c_.gets;
         return inner_->get_into(key, out);
     }
     void put(std::string_view key, std::string_view value) override {
-        ++*puts_;
+        ++*c_.puts;
         inner_->put(key, value);
     }
     std::optional<std::string> put_if_absent(std::string_view key, std::string_view value) override {
-        ++*puts_;
+        ++*c_.puts;
         return inner_->put_if_absent(key, value);
     }
     void put_all(const std::vector<std::pair<std::string, std::string>>& entries) override {
-        *puts_ += entries.size();
+        *c_.puts += entries.size();
         inner_->put_all(entries);
     }
     std::optional<std::string> remove(std::string_view key) override {
-        ++*deletes_;
+        ++*c_.deletes;
         return inner_->remove(key);
     }
     void erase(std::string_view key) override {
-        ++*deletes_;
+        ++*c_.deletes;
         inner_->erase(key);
     }
     std::unique_ptr<bytes_iterator> range(const key_range& r, bool reverse) override {
-        ++*ranges_;
+        ++*c_.ranges;
         return inner_->range(r, reverse);
     }
     std::unique_ptr<bytes_iterator> prefix_scan(std::string_view prefix) override {
-        ++*ranges_;
+        ++*c_.ranges;
         return inner_->prefix_scan(prefix);
     }
     std::uint64_t approximate_num_entries() override { return inner_->approximate_num_entries(); }
@@ -66,13 +71,7 @@ public:
 
 private:
     std::unique_ptr<bytes_key_value_store> inner_;
-    // Point at local counters until init finds the runtime's metrics.
-    std::uint64_t local_[5] = {};
-    std::uint64_t* puts_ = &local_[0];
-    std::uint64_t* gets_ = &local_[1];
-    std::uint64_t* deletes_ = &local_[2];
-    std::uint64_t* ranges_ = &local_[3];
-    std::uint64_t* flushes_ = &local_[4];
+    store_counters c_;
 };
 
 }  // namespace kstreams::state

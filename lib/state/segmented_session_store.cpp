@@ -1,8 +1,12 @@
 #include "lib/state/segmented_session_store.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include <kstreams/serde.hpp>
+
+#include "lib/state/key_scan_bound.hpp"
+#include "lib/state/window_rows.hpp"
 
 namespace kstreams::state {
 
@@ -54,7 +58,24 @@ private:
 
 segmented_session_store::segmented_session_store(std::string name, std::unique_ptr<bytes_key_value_store> backend,
                                                  std::int64_t retention)
-    : name_(std::move(name)), segments_(std::move(backend), retention), retention_(retention) {}
+    : name_(std::move(name)), segments_(std::move(backend), retention), retention_(retention),
+      end_major_(!segments_.backend().persistent()) {}
+
+bool segmented_session_store::scan_before(std::string_view key_a, kstreams::window a, std::string_view key_b,
+                                          kstreams::window b, bool backward) const {
+    const int keys = key_a.compare(key_b);
+    if (end_major_) {
+        // forward: end ascending, key ascending, start descending; backward: each reversed
+        const auto fa = std::tuple(a.end, keys, b.start), fb = std::tuple(b.end, 0, a.start);
+        return backward ? fb < fa : fa < fb;
+    }
+    // RocksDB: by segment, then the stored bytes `key ‖ end ‖ start`, which is not (key, end,
+    // start) when one key is a byte prefix of the other.
+    const int bytes = keys == 0 ? 0 : session_key(key_a, a.start, a.end).compare(session_key(key_b, b.start, b.end));
+    const auto fa = std::tuple(segments_.segment_id(a.end), bytes, a.end, a.start);
+    const auto fb = std::tuple(segments_.segment_id(b.end), 0, b.end, b.start);
+    return backward ? fb < fa : fa < fb;
+}
 
 std::string segmented_session_store::session_key(std::string_view key, std::int64_t start, std::int64_t end) {
     std::string k;
@@ -99,11 +120,17 @@ std::unique_ptr<bytes_window_iterator> segmented_session_store::find_sessions(co
     if (segments_.observed() != INT64_MIN)
         earliest_session_end = std::max(earliest_session_end, segments_.observed() - retention_ + 1);
     std::optional<std::string> hi;
-    if (key_to) hi = *key_to + std::string(session_suffix, '\xff');
+    if (key_to)  // stored ends are at most the observed stream time; starts are not bounded here
+        hi = scan_upper_bound(*key_to, key_from,
+                              max_time_suffix(earliest_session_end, segments_.observed(), 8));
     // A session ending at any time after earliest_session_end may have started early enough.
-    return std::make_unique<session_filter_iterator>(
-        segments_.scan(earliest_session_end, INT64_MAX, key_from, hi, backward), key_from, key_to,
+    auto it = std::make_unique<session_filter_iterator>(
+        segments_.scan(earliest_session_end, INT64_MAX, key_from, hi, backward && !end_major_), key_from, key_to,
         earliest_session_end, latest_session_start);
+    if (!end_major_) return it;
+    return sorted_rows(drain(*it), [this, backward](const window_row& a, const window_row& b) {
+        return scan_before(a.key, a.window, b.key, b.window, backward);
+    });
 }
 
 }  // namespace kstreams::state

@@ -1,6 +1,9 @@
 // A session store over segments (by session end) of a byte key-value store (Kafka's
 // RocksDBSessionStore, and here also the in-memory one). Segment suffix = changelog key =
-// `key ‖ 8-byte BE end ‖ 8-byte BE start`.
+// `key ‖ 8-byte BE end ‖ 8-byte BE start`. Scans return Kafka's order for the kind of store:
+// RocksDB by segment, then key, end, start (all reversed backward); in-memory (Kafka's
+// InMemorySessionStore) by end, then key, then start descending (backward: end descending, key
+// descending, start ascending).
 #pragma once
 
 #include <kstreams/state/session_store.hpp>
@@ -27,6 +30,8 @@ public:
                                                          std::int64_t earliest_session_end,
                                                          std::int64_t latest_session_start, bool backward) override;
     std::int64_t retention_period() const override { return retention_; }
+    bool scan_before(std::string_view key_a, kstreams::window a, std::string_view key_b, kstreams::window b,
+                     bool backward) const override;
 
     /// `key ‖ 8-byte BE end ‖ 8-byte BE start`, Kafka's session key.
     static std::string session_key(std::string_view key, std::int64_t start, std::int64_t end);
@@ -35,6 +40,7 @@ private:
     std::string name_;
     segmented_store segments_;
     std::int64_t retention_;
+    bool end_major_;  ///< in-memory: Kafka's in-memory order
 };
 
 }  // namespace kstreams::state

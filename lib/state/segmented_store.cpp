@@ -71,7 +71,7 @@ std::int64_t segmented_store::segment_interval_for(std::int64_t retention) {
 
 std::int64_t segmented_store::segment_id(std::int64_t time) const {
     // Floor division, so that negative times get their own segments.
-    return time >= 0 ? time / interval_ : -((-time + interval_ - 1) / interval_);
+    return time >= 0 ? time / interval_ : (time + 1) / interval_ - 1;  // no overflow at INT64_MIN
 }
 
 std::string segmented_store::backend_key(std::int64_t segment, std::string_view suffix) const {

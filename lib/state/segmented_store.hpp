@@ -22,6 +22,8 @@ public:
 
     /// Kafka's segment interval: max(retention / 2, 60 s).
     static std::int64_t segment_interval_for(std::int64_t retention);
+    /// The segment holding entries at `time`.
+    std::int64_t segment_id(std::int64_t time) const;
 
     /// Opens the backend (its own restore registration is swallowed: the owner registers one) and
     /// finds the segments it already holds.
@@ -49,7 +51,6 @@ private:
         void register_store(state_store&, restore_callback) override {}
     };
 
-    std::int64_t segment_id(std::int64_t time) const;
     std::string backend_key(std::int64_t segment, std::string_view suffix) const;
 
     std::unique_ptr<bytes_key_value_store> backend_;

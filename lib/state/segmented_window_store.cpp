@@ -1,8 +1,12 @@
 #include "lib/state/segmented_window_store.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include <kstreams/serde.hpp>
+
+#include "lib/state/key_scan_bound.hpp"
+#include "lib/state/window_rows.hpp"
 
 namespace kstreams::state {
 
@@ -27,7 +31,7 @@ public:
     std::string_view key() const override { return it_->key().substr(0, it_->key().size() - window_suffix); }
     kstreams::window window() const override {
         const std::int64_t start = start_of(it_->key());
-        return {start, start + size_};
+        return {start, window_end(start, size_)};
     }
     std::string_view value() const override { return it_->value(); }
 
@@ -59,7 +63,23 @@ segmented_window_store::segmented_window_store(std::string name, std::unique_ptr
                                                std::int64_t retention, std::int64_t window_size,
                                                bool retain_duplicates)
     : name_(std::move(name)), segments_(std::move(backend), retention), retention_(retention),
-      window_size_(window_size), retain_duplicates_(retain_duplicates) {}
+      window_size_(window_size), retain_duplicates_(retain_duplicates),
+      time_major_(!segments_.backend().persistent()) {}
+
+bool segmented_window_store::scan_before(std::string_view key_a, std::int64_t start_a, std::string_view key_b,
+                                         std::int64_t start_b, bool backward) const {
+    const int keys = key_a.compare(key_b);
+    if (time_major_) {
+        if (start_a != start_b) return backward ? start_a > start_b : start_a < start_b;
+        return keys < 0;
+    }
+    // RocksDB: by segment, then the stored bytes `key ‖ start`, which is not (key, start) when
+    // one key is a byte prefix of the other.
+    const std::int64_t seg_a = segments_.segment_id(start_a), seg_b = segments_.segment_id(start_b);
+    const int bytes = keys == 0 ? 0 : store_key(key_a, start_a, 0).compare(store_key(key_b, start_b, 0));
+    const auto fa = std::tuple(seg_a, bytes, start_a), fb = std::tuple(seg_b, 0, start_b);
+    return backward ? fb < fa : fa < fb;
+}
 
 std::string segmented_window_store::store_key(std::string_view key, std::int64_t window_start, std::int32_t seq) {
     std::string k;
@@ -111,9 +131,18 @@ std::unique_ptr<bytes_window_iterator> segmented_window_store::fetch_range(const
     if (segments_.observed() != INT64_MIN)
         time_from = std::max(time_from, segments_.observed() - retention_ + 1);
     std::optional<std::string> hi;
-    if (key_to) hi = *key_to + std::string(window_suffix, '\xff');
-    return std::make_unique<window_filter_iterator>(segments_.scan(time_from, time_to, key_from, hi, backward), key_from,
-                                                    key_to, time_from, time_to, window_size_);
+    if (key_to)  // stored starts are at most the observed stream time
+        hi = scan_upper_bound(*key_to, key_from,
+                              max_time_suffix(time_from, std::min(time_to, segments_.observed()), 4));
+    // In-memory: scanned forward and sorted, so that duplicates of one key and start stay in
+    // insertion order both ways (as Kafka's in-memory store).
+    auto it = std::make_unique<window_filter_iterator>(segments_.scan(time_from, time_to, key_from, hi,
+                                                                      backward && !time_major_),
+                                                       key_from, key_to, time_from, time_to, window_size_);
+    if (!time_major_) return it;
+    return sorted_rows(drain(*it), [this, backward](const window_row& a, const window_row& b) {
+        return scan_before(a.key, a.window.start, b.key, b.window.start, backward);
+    });
 }
 
 }  // namespace kstreams::state

@@ -1,5 +1,8 @@
 // A window store over segments of a byte key-value store (Kafka's RocksDBWindowStore, and here
 // also the in-memory one). Segment suffix = changelog key = `key ‖ 8-byte BE start ‖ 4-byte BE seq`.
+// Scans return Kafka's order for the kind of store: RocksDB by segment, then key, then start (all
+// reversed backward); in-memory (Kafka's InMemoryWindowStore) by start, then key, keys ascending
+// even backward.
 #pragma once
 
 #include <kstreams/state/window_store.hpp>
@@ -30,6 +33,8 @@ public:
     std::int64_t retention_period() const override { return retention_; }
     std::int64_t window_size() const override { return window_size_; }
     bool retain_duplicates() const override { return retain_duplicates_; }
+    bool scan_before(std::string_view key_a, std::int64_t start_a, std::string_view key_b, std::int64_t start_b,
+                     bool backward) const override;
 
     /// `key ‖ 8-byte BE window start ‖ 4-byte BE seqnum`, Kafka's window store key.
     static std::string store_key(std::string_view key, std::int64_t window_start, std::int32_t seq);
@@ -40,6 +45,7 @@ private:
     std::int64_t retention_;
     std::int64_t window_size_;
     bool retain_duplicates_;
+    bool time_major_;  ///< in-memory: Kafka's in-memory order
     std::int32_t seqnum_ = 0;
 };
 

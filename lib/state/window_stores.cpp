@@ -3,24 +3,34 @@
 
 #include <stdexcept>
 
+#include "lib/core/log.hpp"
+#include "lib/state/caching_window_stores.hpp"
 #include "lib/state/in_memory_key_value_store.hpp"
 #include "lib/state/logging_segmented_stores.hpp"
+#include "lib/state/metered_window_stores.hpp"
 #include "lib/state/rocksdb_key_value_store.hpp"
 #include "lib/state/segmented_session_store.hpp"
 #include "lib/state/segmented_window_store.hpp"
 
 namespace kstreams::detail {
 
-std::unique_ptr<bytes_window_store> wrap_window_layers(std::unique_ptr<bytes_window_store> inner,
+std::unique_ptr<bytes_window_store> wrap_window_layers(std::unique_ptr<bytes_window_store> inner, bool caching,
                                                        const logging_config& logging, bool timestamped) {
+    if (caching && inner->retain_duplicates()) {
+        // As Kafka's WindowStoreBuilder: a cache keyed by window would coalesce the duplicates.
+        KSTREAMS_LOG(warn, "window store " + inner->name() + ": caching disabled, the store retains duplicates");
+        caching = false;
+    }
     if (logging.enabled) inner = std::make_unique<state::logging_window_store>(std::move(inner), timestamped);
-    return inner;
+    if (caching) inner = std::make_unique<state::caching_window_store>(std::move(inner));
+    return std::make_unique<state::metered_window_store>(std::move(inner));
 }
 
-std::unique_ptr<bytes_session_store> wrap_session_layers(std::unique_ptr<bytes_session_store> inner,
+std::unique_ptr<bytes_session_store> wrap_session_layers(std::unique_ptr<bytes_session_store> inner, bool caching,
                                                          const logging_config& logging) {
     if (logging.enabled) inner = std::make_unique<state::logging_session_store>(std::move(inner));
-    return inner;
+    if (caching) inner = std::make_unique<state::caching_session_store>(std::move(inner));
+    return std::make_unique<state::metered_session_store>(std::move(inner));
 }
 
 std::map<std::string, std::string> windowed_changelog_config(std::int64_t retention,

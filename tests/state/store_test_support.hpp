@@ -4,12 +4,14 @@
 
 #include <atomic>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <kstreams/state/state_store.hpp>
 
+#include "lib/state/record_cache.hpp"
 #include "lib/state/store_resources.hpp"
 
 namespace kstreams::test_support {
@@ -52,12 +54,19 @@ public:
     std::int64_t record_timestamp() const override { return timestamp; }
     detail::store_resources* resources() override { return &res; }
     void discard_checkpoint(std::string_view store_name) override { discarded.emplace_back(store_name); }
+    void set_record_timestamp(std::int64_t ts) override { timestamp = ts; }
+    /// Gives the context a record cache of `max_bytes` (as a stream thread's).
+    void enable_cache(std::size_t max_bytes) {
+        cache = std::make_unique<state::record_cache>(max_bytes);
+        res.cache = cache.get();
+    }
 
     std::vector<std::pair<std::string, restore_callback>> registered;
     std::vector<logged_change> changes;
     std::vector<std::string> discarded;
     std::int64_t timestamp = 0;
     detail::store_resources res;
+    std::unique_ptr<state::record_cache> cache;
     bool owns_dir = true;
 
 private:

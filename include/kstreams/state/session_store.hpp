@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <kstreams/state/window_store.hpp>
 
@@ -26,6 +27,18 @@ public:
                                                                  std::int64_t earliest_session_end,
                                                                  std::int64_t latest_session_start, bool backward) = 0;
     virtual std::int64_t retention_period() const = 0;
+    /// The order find_sessions returns sessions in: true if (key_a, a) comes before (key_b, b) in a
+    /// forward (or backward) scan. A caching layer merges its entries in this order.
+    virtual bool scan_before(std::string_view key_a, kstreams::window a, std::string_view key_b, kstreams::window b,
+                             bool backward) const {
+        const int c = key_a.compare(key_b);
+        const bool before = c < 0 || (c == 0 && std::pair(a.end, a.start) < std::pair(b.end, b.start));
+        const bool same = c == 0 && a == b;
+        return backward ? !before && !same : before;
+    }
+    /// Installs the listener the record cache calls for every session it writes down; the key is
+    /// `key ‖ 8-byte BE end ‖ 8-byte BE start`. Returns false when the store has no active cache.
+    virtual bool set_flush_listener(bytes_flush_listener /*listener*/, bool /*send_old_values*/) { return false; }
 };
 
 template <class K, class V>
@@ -48,6 +61,12 @@ public:
     iterator fetch(const std::optional<K>& key_from, const std::optional<K>& key_to) {
         return find_sessions(key_from, key_to, 0, INT64_MAX);
     }
+
+    /// Gets (session, new aggregate, old aggregate, timestamp of the record that last wrote it)
+    /// for every session the record cache writes down; nullopt values are deletes.
+    using flush_listener = typename window_store<K, V>::flush_listener;
+    /// Installs the cache's flush listener. Returns false when the store has no active cache.
+    virtual bool set_flush_listener(flush_listener /*listener*/, bool /*send_old_values*/) { return false; }
 };
 
 template <class K, class V>
@@ -91,6 +110,17 @@ public:
     iterator backward_find_sessions(const std::optional<K>& kf, const std::optional<K>& kt, std::int64_t earliest_end,
                                     std::int64_t latest_start) override {
         return wrap(inner_->find_sessions(opt_bytes(kf), opt_bytes(kt), earliest_end, latest_start, true));
+    }
+    bool set_flush_listener(typename session_store<K, V>::flush_listener listener, bool send_old_values) override {
+        if (!listener) return inner_->set_flush_listener({}, send_old_values);
+        return inner_->set_flush_listener(
+            detail::typed_window_flush_listener(codec_.get(), std::move(listener), 16,
+                                                [](std::string_view suffix) {
+                                                    return kstreams::window{
+                                                        detail::get_big_endian<std::int64_t>(suffix.substr(8)),
+                                                        detail::get_big_endian<std::int64_t>(suffix)};
+                                                }),
+            send_old_values);
     }
 
 private:

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include <kstreams/state/bytes_store.hpp>
 #include <kstreams/state/key_value_store.hpp>
 #include <kstreams/state/state_store.hpp>
 
@@ -61,6 +62,18 @@ public:
     virtual std::int64_t retention_period() const = 0;
     virtual std::int64_t window_size() const = 0;
     virtual bool retain_duplicates() const = 0;
+    /// The order fetches return entries in: true if (key_a, start_a) comes before (key_b, start_b)
+    /// in a forward (or backward) scan. A caching layer merges its entries in this order.
+    virtual bool scan_before(std::string_view key_a, std::int64_t start_a, std::string_view key_b,
+                             std::int64_t start_b, bool backward) const {
+        const int c = key_a.compare(key_b);
+        const bool before = c < 0 || (c == 0 && start_a < start_b);
+        const bool same = c == 0 && start_a == start_b;
+        return backward ? !before && !same : before;
+    }
+    /// Installs the listener the record cache calls for every window it writes down; the key is
+    /// `key ‖ 8-byte BE window start`. Returns false when the store has no active cache.
+    virtual bool set_flush_listener(bytes_flush_listener /*listener*/, bool /*send_old_values*/) { return false; }
 };
 
 /// Decodes a byte scan into typed entries as it goes.
@@ -111,7 +124,30 @@ public:
                                                                         std::int64_t time_to) = 0;
     virtual store_iterator<key_value<windowed<K>, V>> all() = 0;
     virtual store_iterator<key_value<windowed<K>, V>> backward_all() = 0;
+
+    /// Gets (windowed key, new value, old value, timestamp of the record that last wrote it) for
+    /// every window the record cache writes down; nullopt values are deletes.
+    using flush_listener = std::function<void(const windowed<K>& key, std::optional<V> new_value,
+                                              std::optional<V> old_value, std::int64_t timestamp)>;
+    /// Installs the cache's flush listener. Returns false when the store has no active cache, in
+    /// which case the caller forwards results itself.
+    virtual bool set_flush_listener(flush_listener /*listener*/, bool /*send_old_values*/) { return false; }
 };
+
+namespace detail {
+/// Decodes a cache flush of a byte store into typed (key, new, old) values; `window_of` turns the
+/// binary key's suffix into the window, `suffix` is its size.
+template <class K, class V, class L, class W>
+bytes_flush_listener typed_window_flush_listener(kv_codec<K, V>* codec, L listener, std::size_t suffix, W window_of) {
+    return [codec, suffix, l = std::move(listener), window_of](std::string_view k, std::optional<std::string_view> nv,
+                                                              std::optional<std::string_view> ov, std::int64_t ts) {
+        const std::string_view plain = k.substr(0, k.size() - suffix);
+        l(windowed<K>{codec->decode_key(plain), window_of(k.substr(k.size() - suffix))},
+          nv ? std::optional<V>(codec->decode_value(*nv)) : std::nullopt,
+          ov ? std::optional<V>(codec->decode_value(*ov)) : std::nullopt, ts);
+    };
+}
+}  // namespace detail
 
 template <class K, class V>
 class typed_window_store final : public window_store<K, V> {
@@ -162,6 +198,20 @@ public:
     }
     store_iterator<key_value<windowed<K>, V>> all() override { return fetch_all(INT64_MIN, INT64_MAX); }
     store_iterator<key_value<windowed<K>, V>> backward_all() override { return backward_fetch_all(INT64_MIN, INT64_MAX); }
+    bool set_flush_listener(typename window_store<K, V>::flush_listener listener, bool send_old_values) override {
+        if (!listener) return inner_->set_flush_listener({}, send_old_values);
+        const std::int64_t size = inner_->window_size();
+        return inner_->set_flush_listener(
+            detail::typed_window_flush_listener(codec_.get(), std::move(listener), 8,
+                                                [size](std::string_view suffix) {
+                                                    const auto start = detail::get_big_endian<std::int64_t>(suffix);
+                                                    // Kafka clamps an overflowing window end to the largest time.
+                                                    const std::int64_t end =
+                                                        start > INT64_MAX - size ? INT64_MAX : start + size;
+                                                    return kstreams::window{start, end};
+                                                }),
+            send_old_values);
+    }
 
     bytes_window_store& bytes_store() { return *inner_; }
 

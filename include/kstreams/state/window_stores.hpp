@@ -1,6 +1,6 @@
 // Factories for window and session stores (Kafka's Stores.*WindowStore / *SessionStore and their
-// builders). Caching is not implemented for these stores yet: with_caching_enabled() is accepted
-// and has no effect (every update is written through and logged).
+// builders). Stores are layered metered(caching(logging(bytes))) as Kafka's; caching is off unless
+// with_caching_enabled(), and always off for a window store that retains duplicates.
 #pragma once
 
 #include <chrono>
@@ -35,9 +35,9 @@ public:
 };
 
 namespace detail {
-std::unique_ptr<bytes_window_store> wrap_window_layers(std::unique_ptr<bytes_window_store> inner,
+std::unique_ptr<bytes_window_store> wrap_window_layers(std::unique_ptr<bytes_window_store> inner, bool caching,
                                                        const logging_config& logging, bool timestamped);
-std::unique_ptr<bytes_session_store> wrap_session_layers(std::unique_ptr<bytes_session_store> inner,
+std::unique_ptr<bytes_session_store> wrap_session_layers(std::unique_ptr<bytes_session_store> inner, bool caching,
                                                          const logging_config& logging);
 /// Kafka's changelog settings for windowed stores: compact,delete and retention + 1 day.
 std::map<std::string, std::string> windowed_changelog_config(std::int64_t retention,
@@ -65,11 +65,11 @@ public:
     const std::string& name() const override { return supplier_->name(); }
     std::unique_ptr<state_store> build() const override {
         return std::make_unique<typed_window_store<K, V>>(
-            detail::wrap_window_layers(supplier_->get(), logging_, timestamped_), make_codec_());
+            detail::wrap_window_layers(supplier_->get(), caching_, logging_, timestamped_), make_codec_());
     }
     bool logging_enabled() const override { return logging_.enabled; }
     const logging_config& logging() const override { return logging_; }
-    bool caching_enabled() const override { return caching_; }
+    bool caching_enabled() const override { return caching_ && !supplier_->retain_duplicates(); }
 
 private:
     std::shared_ptr<const window_bytes_store_supplier> supplier_;
@@ -98,7 +98,7 @@ public:
 
     const std::string& name() const override { return supplier_->name(); }
     std::unique_ptr<state_store> build() const override {
-        return std::make_unique<typed_session_store<K, V>>(detail::wrap_session_layers(supplier_->get(), logging_),
+        return std::make_unique<typed_session_store<K, V>>(detail::wrap_session_layers(supplier_->get(), caching_, logging_),
                                                            make_codec_());
     }
     bool logging_enabled() const override { return logging_.enabled; }

@@ -1,0 +1,116 @@
+// Counts the operations of window and session stores under the key-value store's counter names
+// (`store.<store>.put|get|delete|range|flush`): put of a value → put, put of nullopt / remove →
+// delete, fetch of one window or session → get, scans → range (Kafka's MeteredWindowStore and
+// MeteredSessionStore, without their latency timers).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <kstreams/state/session_store.hpp>
+#include <kstreams/state/window_store.hpp>
+
+#include "lib/state/store_counters.hpp"
+
+namespace kstreams::state {
+
+class metered_window_store final : public bytes_window_store {
+public:
+    explicit metered_window_store(std::unique_ptr<bytes_window_store> inner) : inner_(std::move(inner)) {}
+
+    const std::string& name() const override { return inner_->name(); }
+    void init(store_context& ctx) override {
+        inner_->init(ctx);
+        counters_.bind(ctx, name());
+    }
+    void flush() override {
+        ++*counters_.flushes;
+        inner_->flush();
+    }
+    void flush_cache() override { inner_->flush_cache(); }
+    void close() override { inner_->close(); }
+    bool persistent() const override { return inner_->persistent(); }
+    bool is_open() const override { return inner_->is_open(); }
+
+    void put(std::string_view key, std::optional<std::string_view> value, std::int64_t window_start) override {
+        ++*(value ? counters_.puts : counters_.deletes);
+        inner_->put(key, value, window_start);
+    }
+    std::optional<std::string> fetch(std::string_view key, std::int64_t window_start) override {
+        ++*counters_.gets;
+        return inner_->fetch(key, window_start);
+    }
+    std::unique_ptr<bytes_window_iterator> fetch(std::string_view key, std::int64_t from, std::int64_t to,
+                                                 bool backward) override {
+        ++*counters_.ranges;
+        return inner_->fetch(key, from, to, backward);
+    }
+    std::unique_ptr<bytes_window_iterator> fetch_range(const std::optional<std::string>& kf,
+                                                       const std::optional<std::string>& kt, std::int64_t from,
+                                                       std::int64_t to, bool backward) override {
+        ++*counters_.ranges;
+        return inner_->fetch_range(kf, kt, from, to, backward);
+    }
+    std::int64_t retention_period() const override { return inner_->retention_period(); }
+    std::int64_t window_size() const override { return inner_->window_size(); }
+    bool retain_duplicates() const override { return inner_->retain_duplicates(); }
+    bool scan_before(std::string_view ka, std::int64_t sa, std::string_view kb, std::int64_t sb,
+                     bool backward) const override {
+        return inner_->scan_before(ka, sa, kb, sb, backward);
+    }
+    bool set_flush_listener(bytes_flush_listener l, bool send_old) override {
+        return inner_->set_flush_listener(std::move(l), send_old);
+    }
+
+private:
+    std::unique_ptr<bytes_window_store> inner_;
+    store_counters counters_;
+};
+
+class metered_session_store final : public bytes_session_store {
+public:
+    explicit metered_session_store(std::unique_ptr<bytes_session_store> inner) : inner_(std::move(inner)) {}
+
+    const std::string& name() const override { return inner_->name(); }
+    void init(store_context& ctx) override {
+        inner_->init(ctx);
+        counters_.bind(ctx, name());
+    }
+    void flush() override {
+        ++*counters_.flushes;
+        inner_->flush();
+    }
+    void flush_cache() override { inner_->flush_cache(); }
+    void close() override { inner_->close(); }
+    bool persistent() const override { return inner_->persistent(); }
+    bool is_open() const override { return inner_->is_open(); }
+
+    void put(std::string_view key, kstreams::window session, std::optional<std::string_view> value) override {
+        ++*(value ? counters_.puts : counters_.deletes);
+        inner_->put(key, session, value);
+    }
+    std::optional<std::string> fetch_session(std::string_view key, std::int64_t start, std::int64_t end) override {
+        ++*counters_.gets;
+        return inner_->fetch_session(key, start, end);
+    }
+    std::unique_ptr<bytes_window_iterator> find_sessions(const std::optional<std::string>& kf,
+                                                         const std::optional<std::string>& kt, std::int64_t earliest_end,
+                                                         std::int64_t latest_start, bool backward) override {
+        ++*counters_.ranges;
+        return inner_->find_sessions(kf, kt, earliest_end, latest_start, backward);
+    }
+    std::int64_t retention_period() const override { return inner_->retention_period(); }
+    bool scan_before(std::string_view ka, kstreams::window a, std::string_view kb, kstreams::window b,
+                     bool backward) const override {
+        return inner_->scan_before(ka, a, kb, b, backward);
+    }
+    bool set_flush_listener(bytes_flush_listener l, bool send_old) override {
+        return inner_->set_flush_listener(std::move(l), send_old);
+    }
+
+private:
+    std::unique_ptr<bytes_session_store> inner_;
+    store_counters counters_;
+};
+
+}  // namespace kstreams::state

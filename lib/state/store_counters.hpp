@@ -1,0 +1,22 @@
+// The operation counters of a metered store layer (`store.<store>.put|get|delete|range|flush`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <kstreams/state/state_store.hpp>
+
+namespace kstreams::state {
+
+/// A store's operation counters; local until bound to the runtime's metrics.
+struct store_counters {
+    std::uint64_t local[5] = {};
+    std::uint64_t* puts = &local[0];
+    std::uint64_t* gets = &local[1];
+    std::uint64_t* deletes = &local[2];
+    std::uint64_t* ranges = &local[3];
+    std::uint64_t* flushes = &local[4];
+    void bind(store_context& ctx, const std::string& store_name);
+};
+
+}  // namespace kstreams::state
