@@ -13,6 +13,7 @@
 #include <string>
 
 #include <kstreams/metrics.hpp>
+#include <kstreams/state/rocksdb_config.hpp>
 
 namespace kstreams {
 
@@ -35,6 +36,11 @@ struct streams_config {
     processing_guarantee guarantee = processing_guarantee::at_least_once;
     std::filesystem::path state_dir = std::filesystem::temp_directory_path() / "kstreams";
     std::size_t statestore_cache_max_bytes = 10 * 1024 * 1024;
+    /// RocksDB memory shared by all persistent stores of this application instance: the block
+    /// cache (`rocksdb.block.cache.bytes`), the write-buffer manager charged to it
+    /// (`rocksdb.write.buffer.manager.bytes`, 0 = none) and the config setter for advanced tuning
+    /// (Kafka's `rocksdb.config.setter`, set here in code).
+    rocksdb_memory_config rocksdb{};
     /// How long a task waits for data on an empty partition that has none on the broker either;
     /// -1 never waits. A partition with data known to be on the broker is always waited for.
     std::chrono::milliseconds max_task_idle{0};
@@ -65,7 +71,8 @@ struct streams_config {
     /// Reads Java-style properties: the StreamsConfig names above ("application.id",
     /// "num.stream.threads", "commit.interval.ms", "processing.guarantee", "state.dir",
     /// "statestore.cache.max.bytes", "max.task.idle.ms", "buffered.records.per.partition",
-    /// "replication.factor", "group.instance.id", ...); keys prefixed "consumer.", "producer." or
+    /// "replication.factor", "group.instance.id", "rocksdb.block.cache.bytes",
+    /// "rocksdb.write.buffer.manager.bytes", ...); keys prefixed "consumer.", "producer." or
     /// "admin." go to that client; any other key goes to every client. Throws
     /// std::invalid_argument naming a key whose value is not valid.
     static streams_config from_properties(const std::map<std::string, std::string>& props);

@@ -13,6 +13,7 @@
 #include <kstreams/streams.hpp>
 
 #include "lib/core/topology_groups.hpp"
+#include "lib/state/rocksdb_shared.hpp"
 #include "lib/runtime/topic_plan.hpp"
 
 namespace kstreams::detail {
@@ -28,6 +29,8 @@ struct app_context {
     std::map<std::string, std::string> restore_settings;
     /// Set when sinks write to another cluster (streams_config::sink_bootstrap_servers).
     std::optional<std::map<std::string, std::string>> sink_producer_settings;
+    /// The block cache and write-buffer manager all RocksDB stores of the app share.
+    std::shared_ptr<state::rocksdb_shared> rocksdb;
     /// Told of restoration progress; set before the threads start.
     std::shared_ptr<state_restore_listener> restore_listener;
     /// A thread entered (true) or left (false) a rebalance.

@@ -187,6 +187,7 @@ struct kafka_streams::impl {
                 cluster = embedded_cluster::find(bootstrap);
             }
             ctx.embedded = cluster != nullptr;
+            ctx.rocksdb = std::make_shared<state::rocksdb_shared>(cfg.rocksdb);
             const auto common = common_settings();
             ctx.consumer_settings = merged(merged({{"partition.assignment.strategy", "range"},
                                                    {"auto.offset.reset", "earliest"},

@@ -122,6 +122,7 @@ struct stream_thread::state {
         cache = std::make_unique<kstreams::state::record_cache>(cfg.statestore_cache_max_bytes /
                                                                 static_cast<std::size_t>(cfg.num_stream_threads));
         env.stores.cache = cache.get();
+        env.stores.rocksdb = ctx.rocksdb;
 
         auto producer_settings = ctx.producer_settings;
         producer_settings["client.id"] = name + "-producer";

@@ -35,6 +35,9 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         else if (key == "buffered.records.per.partition") c.buffered_records_per_partition = parse_number<std::size_t>(key, value);
         else if (key == "replication.factor") c.replication_factor = parse_number<std::int16_t>(key, value);
         else if (key == "group.instance.id") c.group_instance_id = value;
+        else if (key == "rocksdb.block.cache.bytes") c.rocksdb.block_cache_bytes = parse_number<std::size_t>(key, value);
+        else if (key == "rocksdb.write.buffer.manager.bytes")
+            c.rocksdb.write_buffer_manager_bytes = parse_number<std::size_t>(key, value);
         else if (key == "default.deserialization.exception.handler")
             c.log_and_continue_on_deserialization_error = value.find("LogAndContinue") != std::string::npos;
         else if (key == "default.production.exception.handler")
