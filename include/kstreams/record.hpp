@@ -66,6 +66,14 @@ private:
     std::shared_ptr<std::vector<header>> items_;
 };
 
+/// The timestamp and headers of the record a processor is processing (Kafka's record context):
+/// each forward sets it for the children, and stores read it, so that a record cache entry keeps
+/// the timestamp and headers of the record that wrote it and forwards them when flushed.
+struct record_context {
+    std::int64_t timestamp = 0;
+    const headers* hdrs = nullptr;  ///< null: no headers
+};
+
 /// Where the record being processed came from. Absent for records forwarded by a punctuation.
 struct record_metadata {
     std::string_view topic;

@@ -116,7 +116,7 @@ void stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
     if (timestamp > stream_time_) stream_time_ = timestamp;
     metadata_ = {raw.topic, raw.partition, raw.offset};
     has_metadata_ = true;
-    record_timestamp_ = timestamp;
+    current_record_ = {timestamp, nullptr};  // the source's forward adds the headers
     try {
         src.process_raw(raw, timestamp);
     } catch (const streams_error&) {
@@ -134,7 +134,7 @@ void stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
 bool stream_task::maybe_punctuate_stream_time() {
     if (stream_time_ < 0) return false;
     return stream_time_punctuations_.maybe_punctuate(stream_time_, [&](node& owner, punctuator& cb, std::int64_t now, bool) {
-        record_timestamp_ = now;
+        current_record_ = {now, nullptr};  // a punctuation has no headers
         try {
             cb(now);
         } catch (const streams_error&) {
@@ -149,7 +149,7 @@ bool stream_task::maybe_punctuate_stream_time() {
 bool stream_task::maybe_punctuate_wall_clock() {
     const std::int64_t now = env_.wall_clock();
     return wall_clock_punctuations_.maybe_punctuate(now, [&](node& owner, punctuator& cb, std::int64_t at, bool) {
-        record_timestamp_ = at;
+        current_record_ = {at, nullptr};
         try {
             cb(at);
         } catch (const streams_error&) {

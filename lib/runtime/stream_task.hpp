@@ -114,8 +114,8 @@ public:
     void register_store(state_store& store, restore_callback restore) override;
     void log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
                     std::int64_t timestamp) override;
-    std::int64_t record_timestamp() const override { return record_timestamp_; }
-    void set_record_timestamp(std::int64_t timestamp) override { record_timestamp_ = timestamp; }
+    record_context current_record_context() const override { return current_record_; }
+    void set_current_record_context(record_context rc) override { current_record_ = rc; }
     store_resources* resources() override { return &resources_; }
     void discard_checkpoint(std::string_view store_name) override;
 
@@ -146,7 +146,6 @@ private:
     punctuation_queue wall_clock_punctuations_;
 
     std::int64_t stream_time_ = -1;
-    std::int64_t record_timestamp_ = 0;
     record_metadata metadata_;
     bool has_metadata_ = false;
     bool commit_requested_ = false;

@@ -42,22 +42,26 @@ void cache_binding::write_down(
     std::vector<record_cache::dirty_entry>& entries,
     const std::function<std::optional<std::string>(const record_cache::dirty_entry&)>& read_old,
     const std::function<void(const record_cache::dirty_entry&)>& write) {
-    const std::int64_t current = ctx_->record_timestamp();
+    // Each entry is written down and forwarded in the context of the record that wrote it.
+    struct restore_context {
+        store_context& ctx;
+        record_context saved = ctx.current_record_context();
+        ~restore_context() { ctx.set_current_record_context(saved); }
+    } restore{*ctx_};
     for (auto& e : entries) {
         std::optional<std::string> old;
         if (listener_ && (!e.value || send_old_values_)) old = read_old(e);
         // Neither stored nor cached before: nothing to write and nothing to forward (as Kafka).
         if (listener_ && !e.value && !old) continue;
-        ctx_->set_record_timestamp(e.timestamp);
+        ctx_->set_current_record_context({e.timestamp, &e.hdrs});
         write(e);
         if (listener_) {
             std::optional<std::string_view> nv, ov;
             if (e.value) nv = *e.value;
             if (send_old_values_ && old) ov = *old;
-            listener_(e.key, nv, ov, e.timestamp);
+            listener_(e.key, nv, ov, e.timestamp, e.hdrs);
         }
     }
-    ctx_->set_record_timestamp(current);
 }
 
 }  // namespace kstreams::state

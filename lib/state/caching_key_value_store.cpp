@@ -95,7 +95,7 @@ std::optional<std::string> caching_key_value_store::get(std::string_view key) {
     if (!active()) return inner_->get(key);
     if (const auto* cached = cache_.cache().get(cache_.ns(), key)) return *cached;
     auto v = inner_->get(key);
-    if (v) cache_.cache().put(cache_.ns(), key, *v, false, cache_.context().record_timestamp());
+    if (v) cache_.cache().put(cache_.ns(), key, *v, false, {cache_.context().record_timestamp(), nullptr});
     return v;
 }
 
@@ -110,14 +110,14 @@ bool caching_key_value_store::get_into(std::string_view key, std::string& out) {
     // processor may read this store again through the caller's buffer.
     auto v = inner_->get(key);
     if (!v) return false;
-    cache_.cache().put(cache_.ns(), key, *v, false, cache_.context().record_timestamp());
+    cache_.cache().put(cache_.ns(), key, *v, false, {cache_.context().record_timestamp(), nullptr});
     out.assign(*v);
     return true;
 }
 
 void caching_key_value_store::put(std::string_view key, std::string_view value) {
     if (!active()) return inner_->put(key, value);
-    cache_.cache().put(cache_.ns(), key, value, true, cache_.context().record_timestamp());
+    cache_.cache().put(cache_.ns(), key, value, true, cache_.context().current_record_context());
 }
 
 std::optional<std::string> caching_key_value_store::put_if_absent(std::string_view key, std::string_view value) {
@@ -141,7 +141,7 @@ std::optional<std::string> caching_key_value_store::remove(std::string_view key)
 
 void caching_key_value_store::erase(std::string_view key) {
     if (!active()) return inner_->erase(key);
-    cache_.cache().put(cache_.ns(), key, std::nullopt, true, cache_.context().record_timestamp());
+    cache_.cache().put(cache_.ns(), key, std::nullopt, true, cache_.context().current_record_context());
 }
 
 std::unique_ptr<bytes_iterator> caching_key_value_store::range(const key_range& r, bool reverse) {

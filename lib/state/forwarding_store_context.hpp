@@ -19,8 +19,8 @@ public:
                     std::int64_t timestamp) override {
         inner_->log_change(store_name, key, value, timestamp);
     }
-    std::int64_t record_timestamp() const override { return inner_->record_timestamp(); }
-    void set_record_timestamp(std::int64_t timestamp) override { inner_->set_record_timestamp(timestamp); }
+    record_context current_record_context() const override { return inner_->current_record_context(); }
+    void set_current_record_context(record_context rc) override { inner_->set_current_record_context(rc); }
     detail::store_resources* resources() override { return inner_->resources(); }
     void discard_checkpoint(std::string_view store_name) override { inner_->discard_checkpoint(store_name); }
 

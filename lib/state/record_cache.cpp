@@ -36,7 +36,7 @@ const std::optional<std::string>* record_cache::get(named_cache& ns, std::string
 }
 
 void record_cache::put(named_cache& ns, std::string_view key, std::optional<std::string_view> value, bool dirty,
-                       std::int64_t timestamp) {
+                       const record_context& writer) {
     auto it = ns.find(key);
     if (it == ns.entries_.end()) {
         it = ns.entries_.emplace(std::string(key), named_cache::entry{}).first;
@@ -57,7 +57,9 @@ void record_cache::put(named_cache& ns, std::string_view key, std::optional<std:
     } else {
         e.value.reset();
     }
-    e.timestamp = timestamp;
+    e.timestamp = writer.timestamp;
+    if (writer.hdrs) e.hdrs = *writer.hdrs;
+    else if (!e.hdrs.empty()) e.hdrs = {};
     if (dirty) {
         // Re-dirtying moves the key to the end: entries flush in the order of their last write.
         if (e.dirty) {
@@ -85,7 +87,8 @@ void record_cache::evict_from(named_cache& ns) {
     std::optional<dirty_entry> evicted;
     if (it->second.dirty) {
         ns.spare_.splice(ns.spare_.end(), ns.dirty_, it->second.dirty_pos);
-        evicted = dirty_entry{it->first, std::move(it->second.value), it->second.timestamp};
+        evicted = dirty_entry{it->first, std::move(it->second.value), it->second.timestamp,
+                              std::move(it->second.hdrs)};
     }
     if (it == ns.found_) ns.forget_found();
     ns.entries_.erase(it);
@@ -114,7 +117,7 @@ void record_cache::flush(named_cache& ns, std::optional<dirty_entry> evicted) {
     std::vector<const std::string*> deleted;
     for (const std::string* key : ns.dirty_) {
         auto& e = ns.entries_.find(*key)->second;
-        entries.push_back({*key, e.value, e.timestamp});
+        entries.push_back({*key, e.value, e.timestamp, e.hdrs});
         e.dirty = false;
         if (!e.value) deleted.push_back(key);
     }

@@ -15,15 +15,18 @@
 #include <string_view>
 #include <vector>
 
+#include <kstreams/record.hpp>
+
 namespace kstreams::state {
 
 class record_cache {
 public:
-    /// One flushed entry: nullopt value = a delete.
+    /// One flushed entry: nullopt value = a delete; timestamp and headers of the record that wrote it.
     struct dirty_entry {
         std::string key;
         std::optional<std::string> value;
         std::int64_t timestamp = 0;
+        kstreams::headers hdrs;
     };
     using flush_callback = std::function<void(std::vector<dirty_entry>& entries)>;
 
@@ -39,6 +42,7 @@ public:
         struct entry {
             std::optional<std::string> value;
             std::int64_t timestamp = 0;
+            kstreams::headers hdrs;  ///< shared with the writing record (copy on write)
             bool dirty = false;
             std::size_t bytes = 0;
             key_list::iterator lru;
@@ -73,9 +77,10 @@ public:
     /// The cached value (nullopt = cached delete), or nullptr when the key is not cached. Marks the
     /// entry most recently used.
     const std::optional<std::string>* get(named_cache& ns, std::string_view key);
-    /// Stores a value (nullopt = delete); dirty entries are flushed later. May evict, and so flush.
+    /// Stores a value (nullopt = delete) with the context of the record that writes it; dirty
+    /// entries are flushed later. May evict, and so flush.
     void put(named_cache& ns, std::string_view key, std::optional<std::string_view> value, bool dirty,
-             std::int64_t timestamp);
+             const record_context& writer);
     /// Hands every dirty entry of the namespace to its flush callback and marks them clean.
     void flush(named_cache& ns);
     /// Forgets every entry, dirty or not, of the namespaces whose names start with `prefix`,

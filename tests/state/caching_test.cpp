@@ -23,8 +23,9 @@ public:
         store_ = &ctx.get_state_store<timestamped_key_value_store<std::string, std::int64_t>>("counts");
         cached_ = store_->set_flush_listener(
             [&ctx](const std::string& k, std::optional<value_and_timestamp<std::int64_t>> nv,
-                   std::optional<value_and_timestamp<std::int64_t>>, std::int64_t ts) {
+                   std::optional<value_and_timestamp<std::int64_t>>, std::int64_t ts, const headers& hdrs) {
                 record<std::string, std::int64_t> r;
+                r.headers = hdrs;
                 r.key = k;
                 r.value = nv ? nv->value : 0;
                 r.value_null = !nv;
@@ -87,6 +88,31 @@ TEST_CASE("record cache: N updates of one key between commits give one changelog
         CHECK(driver.get_key_value_store<std::string, value_and_timestamp<std::int64_t>>("counts").get("k") ==
               value_and_timestamp<std::int64_t>{5, 104});
     }
+}
+
+TEST_CASE("record cache: a flushed entry carries the timestamp and headers of the record that last wrote it") {
+    topology t = count_topology(true, true);
+    test::driver_config cfg;
+    cfg.commit_after_every_record = false;
+    test::topology_test_driver driver(t, cfg);
+    auto in = driver.create_input_topic<std::string, std::string>("in");
+    auto out = driver.create_output_topic<std::string, std::int64_t>("out");
+    auto changelog = driver.create_output_topic<std::string, std::int64_t>("test-app-counts-changelog");
+    in.pipe_record({"k", "v", 1, headers{{"h", "1"}}});
+    in.pipe_record({"j", "v", 2, headers{{"h", "2"}, {"g", std::nullopt}}});
+    in.pipe_record({"k", "v", 3, headers{{"h", "3"}}});
+    in.pipe_record({"j", "v", 4, {}});
+    driver.commit();
+    auto down = out.read_records_to_list();
+    REQUIRE(down.size() == 2);
+    CHECK(down[0].key == "k");
+    CHECK(down[0].timestamp == 3);
+    CHECK(down[0].headers == headers{{"h", "3"}});
+    CHECK(down[1].key == "j");
+    CHECK(down[1].timestamp == 4);
+    CHECK(down[1].headers.empty());
+    // Changelog records carry no headers, as Kafka's.
+    for (const auto& r : changelog.read_records_to_list()) CHECK(r.headers.empty());
 }
 
 TEST_CASE("record cache: disabled by size 0 or by the builder, every update goes through") {
@@ -183,8 +209,8 @@ TEST_CASE("record cache: discarding a task's namespaces drops their entries unfl
     // Task 0_1's prefix must not match task 0_10's namespaces.
     auto& of_1 = cache.add(detail::cache_namespace(task_id{0, 1}, "counts"), collect(flushed_1));
     auto& of_10 = cache.add(detail::cache_namespace(task_id{0, 10}, "counts"), collect(flushed_10));
-    cache.put(of_1, "k", std::string_view("1"), true, 0);
-    cache.put(of_10, "k", std::string_view("1"), true, 0);
+    cache.put(of_1, "k", std::string_view("1"), true, {0});
+    cache.put(of_10, "k", std::string_view("1"), true, {0});
     cache.discard(detail::cache_namespace(task_id{0, 1}, ""));
     CHECK(cache.get(of_1, "k") == nullptr);
     CHECK(cache.size_bytes() == state::record_cache::entry_bytes(1, 1));
@@ -200,20 +226,20 @@ TEST_CASE("record cache: dirty keys flush in order of last write, again after a 
     auto& ns = cache.add("0_0-s", [&](std::vector<state::record_cache::dirty_entry>& entries) {
         for (const auto& e : entries) flushed.push_back(e.key + "=" + e.value.value_or("null"));
     });
-    cache.put(ns, "a", "1", true, 1);
-    cache.put(ns, "b", "1", true, 2);
-    cache.put(ns, "a", "2", true, 3);  // re-dirtied: moves behind b
-    cache.put(ns, "c", "1", false, 4);  // clean: never flushed
+    cache.put(ns, "a", "1", true, {1});
+    cache.put(ns, "b", "1", true, {2});
+    cache.put(ns, "a", "2", true, {3});  // re-dirtied: moves behind b
+    cache.put(ns, "c", "1", false, {4});  // clean: never flushed
     cache.flush(ns);
     CHECK(flushed == std::vector<std::string>{"b=1", "a=2"});
     flushed.clear();
     cache.flush(ns);
     CHECK(flushed.empty());
-    cache.put(ns, "c", std::nullopt, true, 5);
-    cache.put(ns, "b", "2", true, 6);
-    cache.put(ns, "d", "1", true, 7);
+    cache.put(ns, "c", std::nullopt, true, {5});
+    cache.put(ns, "b", "2", true, {6});
+    cache.put(ns, "d", "1", true, {7});
     REQUIRE(cache.get(ns, "b") != nullptr);
-    cache.put(ns, "b", "3", true, 8);  // a put right after a get of the same key
+    cache.put(ns, "b", "3", true, {8});  // a put right after a get of the same key
     cache.flush(ns);
     CHECK(flushed == std::vector<std::string>{"c=null", "d=1", "b=3"});
     CHECK(cache.get(ns, "c") == nullptr);  // a flushed delete leaves the cache

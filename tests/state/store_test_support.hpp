@@ -51,10 +51,13 @@ public:
         changes.push_back({std::string(store_name), std::string(key),
                            value ? std::optional<std::string>(*value) : std::nullopt, timestamp});
     }
-    std::int64_t record_timestamp() const override { return timestamp; }
+    record_context current_record_context() const override { return {timestamp, hdrs}; }
     detail::store_resources* resources() override { return &res; }
     void discard_checkpoint(std::string_view store_name) override { discarded.emplace_back(store_name); }
-    void set_record_timestamp(std::int64_t ts) override { timestamp = ts; }
+    void set_current_record_context(record_context rc) override {
+        timestamp = rc.timestamp;
+        hdrs = rc.hdrs;
+    }
     /// Gives the context a record cache of `max_bytes` (as a stream thread's).
     void enable_cache(std::size_t max_bytes) {
         cache = std::make_unique<state::record_cache>(max_bytes);
@@ -65,6 +68,7 @@ public:
     std::vector<logged_change> changes;
     std::vector<std::string> discarded;
     std::int64_t timestamp = 0;
+    const kstreams::headers* hdrs = nullptr;  ///< of the record "being processed"
     detail::store_resources res;
     std::unique_ptr<state::record_cache> cache;
     bool owns_dir = true;

@@ -68,8 +68,10 @@ public:
         processor::init(ctx);
         store_ = &ctx.get_state_store<window_store<str, str>>("counts");
         cached_ = store_->set_flush_listener(
-            [&ctx](const windowed<str>& k, std::optional<str> nv, std::optional<str>, std::int64_t ts) {
-                ctx.forward(record<str, str>{k.key + "@" + std::to_string(k.window.start), nv.value_or("null"), ts});
+            [&ctx](const windowed<str>& k, std::optional<str> nv, std::optional<str>, std::int64_t ts,
+                   const headers& hdrs) {
+                ctx.forward(
+                    record<str, str>{k.key + "@" + std::to_string(k.window.start), nv.value_or("null"), ts, hdrs});
             },
             false);
     }
@@ -220,7 +222,7 @@ TEST_CASE("session store cache: a flush forwards new and old aggregates, and del
         auto s = session_of(ctx, persistent, true);
         std::vector<str> seen;
         REQUIRE(s->set_flush_listener(
-            [&](const windowed<str>& k, std::optional<str> nv, std::optional<str> ov, std::int64_t ts) {
+            [&](const windowed<str>& k, std::optional<str> nv, std::optional<str> ov, std::int64_t ts, const headers&) {
                 seen.push_back(k.key + "[" + std::to_string(k.window.start) + "," + std::to_string(k.window.end) +
                                "] " + nv.value_or("null") + "/" + ov.value_or("null") + " @" + std::to_string(ts));
             },

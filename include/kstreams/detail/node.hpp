@@ -6,11 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include <kstreams/detail/task_context.hpp>
 #include <kstreams/record.hpp>
 
 namespace kstreams::detail {
-
-class task_context;
 
 /// Raw bytes of a record as read from Kafka (or piped into the test driver).
 struct raw_record {
@@ -43,14 +42,32 @@ public:
     node& child_named(std::string_view name) const;
     task_context& context() const { return *ctx_; }
 
-    /// Passes a record to every child.
+    /// Passes a record to every child; while they process it, the task's current record context
+    /// is this record's timestamp and headers (restored afterwards, as Kafka's forward).
     template <class K, class V>
     void forward(const record<K, V>& r) const {
+        if (!ctx_) {
+            for (node* c : children_) c->process_erased(&r);
+            return;
+        }
+        const context_scope scope(*ctx_, {r.timestamp, &r.headers});
         for (node* c : children_) c->process_erased(&r);
     }
 
 protected:
     task_context* ctx_ = nullptr;
+
+private:
+    struct context_scope {
+        context_scope(task_context& ctx, record_context rc) : ctx_(ctx), saved_(ctx.current_record_) {
+            ctx.current_record_ = rc;
+        }
+        ~context_scope() { ctx_.current_record_ = saved_; }
+        context_scope(const context_scope&) = delete;
+        context_scope& operator=(const context_scope&) = delete;
+        task_context& ctx_;
+        record_context saved_;
+    };
 
 private:
     std::string name_;

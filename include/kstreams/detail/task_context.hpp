@@ -59,6 +59,14 @@ public:
     /// streams_error naming topic, partition, offset and node, or counts the record as skipped.
     virtual void deserialization_failed(const raw_record& raw, bool in_key, std::string_view what,
                                         const node& where) = 0;
+
+    /// The record being processed; set around each forward (a plain member, not a virtual call,
+    /// because it changes once per operator and record).
+    const record_context& current_record() const { return current_record_; }
+
+protected:
+    friend class node;
+    record_context current_record_{};
 };
 
 }  // namespace kstreams::detail

@@ -31,9 +31,11 @@ struct key_range {
 
 /// Called when the record cache writes a dirty entry down to the store (on eviction or on a
 /// commit): the entry's key, its new value (nullopt = deleted), the value the store held before
-/// (only when old values were asked for), and the timestamp of the record that last wrote it.
-using bytes_flush_listener = std::function<void(std::string_view key, std::optional<std::string_view> new_value,
-                                                std::optional<std::string_view> old_value, std::int64_t timestamp)>;
+/// (only when old values were asked for), and the timestamp and headers of the record that last
+/// wrote it.
+using bytes_flush_listener =
+    std::function<void(std::string_view key, std::optional<std::string_view> new_value,
+                       std::optional<std::string_view> old_value, std::int64_t timestamp, const headers& hdrs)>;
 
 class bytes_key_value_store : public state_store {
 public:

@@ -131,10 +131,10 @@ public:
     }
     virtual std::uint64_t approximate_num_entries() = 0;
 
-    /// Gets (key, new value, old value, timestamp of the record that last wrote the entry) for
-    /// every entry the record cache writes down; nullopt values are deletes.
+    /// Gets (key, new value, old value, timestamp and headers of the record that last wrote the
+    /// entry) for every entry the record cache writes down; nullopt values are deletes.
     using flush_listener = std::function<void(const K& key, std::optional<V> new_value, std::optional<V> old_value,
-                                              std::int64_t timestamp)>;
+                                              std::int64_t timestamp, const headers& hdrs)>;
     /// Installs the cache's flush listener. Returns false when the store has no active cache, in
     /// which case the caller forwards results itself (Kafka's TimestampedTupleForwarder).
     virtual bool set_flush_listener(flush_listener /*listener*/, bool /*send_old_values*/) { return false; }
@@ -193,9 +193,10 @@ public:
         if (!listener) return inner_->set_flush_listener({}, send_old_values);
         return inner_->set_flush_listener(
             [codec = codec_.get(), l = std::move(listener)](std::string_view k, std::optional<std::string_view> nv,
-                                                           std::optional<std::string_view> ov, std::int64_t ts) {
+                                                           std::optional<std::string_view> ov, std::int64_t ts,
+                                                           const headers& hdrs) {
                 l(codec->decode_key(k), nv ? std::optional<V>(codec->decode_value(*nv)) : std::nullopt,
-                  ov ? std::optional<V>(codec->decode_value(*ov)) : std::nullopt, ts);
+                  ov ? std::optional<V>(codec->decode_value(*ov)) : std::nullopt, ts, hdrs);
             },
             send_old_values);
     }

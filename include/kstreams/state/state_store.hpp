@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include <kstreams/record.hpp>
 #include <kstreams/task_id.hpp>
 
 namespace kstreams {
@@ -45,11 +46,14 @@ public:
     /// Sends one change of a logged store to its changelog topic (nullopt value = delete).
     virtual void log_change(std::string_view store_name, std::string_view key,
                             std::optional<std::string_view> value, std::int64_t timestamp) = 0;
-    /// Timestamp of the record being processed, for changelog records.
-    virtual std::int64_t record_timestamp() const = 0;
+    /// Timestamp and headers of the record being processed: changelog records take its timestamp,
+    /// record cache entries its timestamp and headers.
+    virtual record_context current_record_context() const = 0;
     /// Sets it while the record cache writes an entry down, so that changelog records (of this
-    /// store and of stores downstream) carry the timestamp of the record that wrote the entry.
-    virtual void set_record_timestamp(std::int64_t /*timestamp*/) {}
+    /// store and of stores downstream) and forwarded records carry the timestamp and headers of the
+    /// record that wrote the entry.
+    virtual void set_current_record_context(record_context /*rc*/) {}
+    std::int64_t record_timestamp() const { return current_record_context().timestamp; }
     /// What the runtime shares between stores (the thread's record cache, the application's
     /// RocksDB block cache and write-buffer manager, metrics); nullptr where there is none.
     virtual detail::store_resources* resources() { return nullptr; }

@@ -125,10 +125,11 @@ public:
     virtual store_iterator<key_value<windowed<K>, V>> all() = 0;
     virtual store_iterator<key_value<windowed<K>, V>> backward_all() = 0;
 
-    /// Gets (windowed key, new value, old value, timestamp of the record that last wrote it) for
-    /// every window the record cache writes down; nullopt values are deletes.
+    /// Gets (windowed key, new value, old value, timestamp and headers of the record that last
+    /// wrote it) for every window the record cache writes down; nullopt values are deletes.
     using flush_listener = std::function<void(const windowed<K>& key, std::optional<V> new_value,
-                                              std::optional<V> old_value, std::int64_t timestamp)>;
+                                              std::optional<V> old_value, std::int64_t timestamp,
+                                              const headers& hdrs)>;
     /// Installs the cache's flush listener. Returns false when the store has no active cache, in
     /// which case the caller forwards results itself.
     virtual bool set_flush_listener(flush_listener /*listener*/, bool /*send_old_values*/) { return false; }
@@ -140,11 +141,12 @@ namespace detail {
 template <class K, class V, class L, class W>
 bytes_flush_listener typed_window_flush_listener(kv_codec<K, V>* codec, L listener, std::size_t suffix, W window_of) {
     return [codec, suffix, l = std::move(listener), window_of](std::string_view k, std::optional<std::string_view> nv,
-                                                              std::optional<std::string_view> ov, std::int64_t ts) {
+                                                              std::optional<std::string_view> ov, std::int64_t ts,
+                                                              const headers& hdrs) {
         const std::string_view plain = k.substr(0, k.size() - suffix);
         l(windowed<K>{codec->decode_key(plain), window_of(k.substr(k.size() - suffix))},
           nv ? std::optional<V>(codec->decode_value(*nv)) : std::nullopt,
-          ov ? std::optional<V>(codec->decode_value(*ov)) : std::nullopt, ts);
+          ov ? std::optional<V>(codec->decode_value(*ov)) : std::nullopt, ts, hdrs);
     };
 }
 }  // namespace detail

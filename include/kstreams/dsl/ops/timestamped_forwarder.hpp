@@ -1,7 +1,7 @@
 // How aggregations and materialized tables pass on their results (Kafka's TimestampedTupleForwarder).
 // Without a record cache every update goes downstream at once. With one, the cache's flush
-// forwards what it writes down (the latest value per key, with its timestamp) and maybe_forward()
-// does nothing.
+// forwards what it writes down (the latest value per key, with the timestamp and headers of the
+// record that wrote it) and maybe_forward() does nothing.
 #pragma once
 
 #include <optional>
@@ -23,8 +23,9 @@ public:
         self_ = &self;
         by_cache_ = store.set_flush_listener(
             [this, send_old_values](const K& key, std::optional<value_and_timestamp<V>> nv,
-                                    std::optional<value_and_timestamp<V>> ov, std::int64_t ts) {
-                record<K, change<V>> r{key, {}, nv ? nv->timestamp : ts, {}};
+                                    std::optional<value_and_timestamp<V>> ov, std::int64_t ts,
+                                    const headers& hdrs) {
+                record<K, change<V>> r{key, {}, nv ? nv->timestamp : ts, hdrs};
                 if (nv) r.value.new_value = std::move(nv->value);
                 if (send_old_values && ov) r.value.old_value = std::move(ov->value);
                 self_->forward(r);

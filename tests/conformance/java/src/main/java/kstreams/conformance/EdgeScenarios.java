@@ -188,8 +188,7 @@ final class EdgeScenarios {
         });
 
         // Headers travel with records through stateless operators, repartition topics,
-        // uncached aggregations and tables. (Cached ones should forward the headers of the
-        // record that last wrote the entry; kstreams' record cache keeps none yet.)
+        // uncached aggregations and tables (cached ones: CacheScenarios.headers_cached).
         SCENARIOS.put("headers_forwarded", out -> {
             StreamsBuilder b = new StreamsBuilder();
             KStream<String, String> s = b.stream("in", SS);

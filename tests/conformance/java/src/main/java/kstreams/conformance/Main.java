@@ -333,6 +333,7 @@ public final class Main {
 
     static {
         EdgeScenarios.register();
+        CacheScenarios.register();
     }
 
     static void tableInputs(Harness h) {
