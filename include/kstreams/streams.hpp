@@ -44,7 +44,7 @@ struct streams_config {
     /// How long a task waits for data on an empty partition that has none on the broker either;
     /// -1 never waits. A partition with data known to be on the broker is always waited for.
     std::chrono::milliseconds max_task_idle{0};
-    /// Records buffered per partition before the partition is paused.
+    /// Records a task buffers per input partition (librdkafka's prefetch holds the rest).
     std::size_t buffered_records_per_partition = 1000;
     /// Replication factor of internal topics; -1 takes the broker's default.
     std::int16_t replication_factor = -1;

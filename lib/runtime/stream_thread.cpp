@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <optional>
 #include <set>
@@ -46,9 +47,34 @@ struct active_task {
     checkpoint_offsets checkpointed;  ///< what the task's checkpoint file said when last written
 };
 
+/// A partition's own librdkafka fetch queue, taken off the consumer queue: records are taken from
+/// it only while the task's buffer has room, so librdkafka's prefetch (queued.min.messages) is the
+/// backpressure. Pausing the partition instead would make librdkafka drop what it prefetched and
+/// fetch it again on resume.
+class fetch_queue {
+public:
+    fetch_queue(rd_kafka_t* consumer, const char* topic, std::int32_t partition, int wake_fd)
+        : q_(rd_kafka_queue_get_partition(consumer, topic, partition)) {
+        if (!q_) return;
+        rd_kafka_queue_forward(q_.get(), nullptr);  // sticks across reassignments (librdkafka's app forwarding)
+        rd_kafka_queue_io_event_enable(q_.get(), wake_fd, "1", 1);
+    }
+    ~fetch_queue() {
+        if (q_) rd_kafka_queue_io_event_enable(q_.get(), -1, nullptr, 0);  // the pipe may close first
+    }
+    fetch_queue(const fetch_queue&) = delete;
+    fetch_queue& operator=(const fetch_queue&) = delete;
+
+    rd_kafka_queue_t* get() const { return q_.get(); }
+
+private:
+    kafka::queue_ptr q_;
+};
+
 struct partition_slot {
     active_task* task = nullptr;
     partition_queue* queue = nullptr;
+    std::unique_ptr<fetch_queue> fetch;
 };
 
 }  // namespace
@@ -77,6 +103,7 @@ struct stream_thread::state {
     std::map<task_id, std::unique_ptr<active_task>> tasks;
     std::map<task_id, std::unique_ptr<active_task>> suspended;  ///< revoked, kept until the next assignment
     std::map<std::string, std::vector<partition_slot>, std::less<>> slots;
+    std::array<rd_kafka_message_t*, 500> fetch_batch{};
     std::exception_ptr callback_error;
     bool failed = false;
     bool armed = false;  ///< an fd wait is pending
@@ -233,7 +260,7 @@ struct stream_thread::state {
             partition_queue& q = at->group.add(tp.topic, tp.partition, src);
             auto& vec = slots[tp.topic];
             if (vec.size() <= static_cast<std::size_t>(tp.partition)) vec.resize(tp.partition + 1);
-            vec[tp.partition] = {at.get(), &q};
+            vec[tp.partition] = {at.get(), &q, std::make_unique<fetch_queue>(consumer.get(), tp.topic, tp.partition, pipe_w)};
         }
         // Where each partition resumes, for the lag estimate of empty partitions.
         if (parts->cnt > 0) {
@@ -445,7 +472,9 @@ struct stream_thread::state {
 
     // ---- processing -------------------------------------------------------------------------
 
-    void on_message(rd_kafka_message_t* raw) {
+    /// `from_consumer_queue`: the record came through the consumer queue rather than its
+    /// partition's own queue, which only happens if that queue could not be taken.
+    void on_message(rd_kafka_message_t* raw, bool from_consumer_queue) {
         kafka::message_ptr m(raw);
         if (m->err) {
             if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) return;
@@ -460,7 +489,26 @@ struct stream_thread::state {
         partition_queue* q = find_queue(rd_kafka_topic_name(m->rkt), m->partition);
         if (!q) return;  // from a partition no longer assigned
         q->push(m.release());
-        if (!q->paused && q->size() >= ctx.config.buffered_records_per_partition) set_paused(*q, true);
+        // Only those can overflow the buffer: their partition is paused instead.
+        if (from_consumer_queue && !q->paused && q->size() >= ctx.config.buffered_records_per_partition)
+            set_paused(*q, true);
+    }
+
+    /// Tops up each partition's buffer from its fetch queue, up to buffered.records.per.partition.
+    /// Returns whether anything came.
+    bool fill_buffers() {
+        bool any = false;
+        const std::size_t limit = std::max<std::size_t>(1, ctx.config.buffered_records_per_partition);
+        for (auto& [topic, vec] : slots)
+            for (auto& slot : vec) {
+                if (!slot.fetch || !slot.fetch->get() || slot.queue->size() >= limit) continue;
+                const std::size_t room = std::min(limit - slot.queue->size(), fetch_batch.size());
+                const ssize_t n = rd_kafka_consume_batch_queue(slot.fetch->get(), 0, fetch_batch.data(), room);
+                for (ssize_t i = 0; i < n; ++i) on_message(fetch_batch[static_cast<std::size_t>(i)], false);
+                if (callback_error) std::rethrow_exception(callback_error);
+                any = any || n > 0;
+            }
+        return any;
     }
 
     void set_paused(partition_queue& q, bool pause) {
@@ -474,7 +522,8 @@ struct stream_thread::state {
         q.paused = pause;
     }
 
-    /// Takes what the consumer has ready without blocking. Returns whether anything came.
+    /// Serves the consumer queue (rebalances, errors, records of partitions without their own
+    /// queue) and fills the buffers without blocking. Returns whether any record came.
     bool poll_consumer() {
         bool any = false;
         for (int i = 0; i < 10000; ++i) {
@@ -482,9 +531,9 @@ struct stream_thread::state {
             if (callback_error) std::rethrow_exception(callback_error);
             if (!m) break;
             any = true;
-            on_message(m);
+            on_message(m, true);
         }
-        return any;
+        return fill_buffers() || any;
     }
 
     std::optional<std::int64_t> lag(const partition_queue& q) {

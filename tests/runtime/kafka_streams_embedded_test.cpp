@@ -306,7 +306,7 @@ KSTREAMS_CO_TEST_CASE("multi-cluster: sources read from one cluster, sinks write
     CHECK(app.close(30s));
 }
 
-KSTREAMS_CO_TEST_CASE("partitions are paused at buffered.records.per.partition and resumed; nothing is lost") {
+KSTREAMS_CO_TEST_CASE("a partition buffers at most buffered.records.per.partition; nothing is lost, nothing paused") {
     embedded_cluster cluster;
     cluster.create_topic("bp-in", 2);
     cluster.create_topic("bp-out", 1);
@@ -329,7 +329,8 @@ KSTREAMS_CO_TEST_CASE("partitions are paused at buffered.records.per.partition a
     CHECK(values.size() == 500);
     CHECK(app.close(30s));
     CHECK(app.metrics().value("records-processed") == 500);
-    CHECK(app.metrics().value("partition-pauses") > 0);
+    // Each partition's own fetch queue holds the rest: pausing would drop librdkafka's prefetch.
+    CHECK(app.metrics().value("partition-pauses") == 0);
 }
 
 KSTREAMS_CO_TEST_CASE("a source's own offset reset policy decides where a partition with no commit starts") {
