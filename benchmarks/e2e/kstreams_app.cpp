@@ -46,8 +46,8 @@ int main(int argc, char** argv) {
     const kstreams::topology topology = builder.build();
 
     // Kafka Streams' defaults (one thread, 10 MiB record cache, at-least-once) except the commit
-    // interval: the driver sees the end through the committed offsets, so both apps commit every
-    // second rather than every 30 s.
+    // interval: the counts leave the record cache at commits and the driver sees the end of the
+    // stateful run through the committed offsets, so both apps commit every second, not every 30 s.
     kstreams::streams_config c;
     c.application_id = argv[2];
     c.bootstrap_servers = argv[1];
