@@ -90,6 +90,8 @@ public:
     void clear_commit_request() { commit_requested_ = false; }
     const std::vector<changelog_registration>& changelogs() const { return changelogs_; }
     state_store* find_store(std::string_view name);
+    /// The task's stores, in the order the topology lists them.
+    const std::vector<state_store*>& stores() const { return store_order_; }
 
     // task_context
     std::string_view application_id() const override { return env_.application_id; }

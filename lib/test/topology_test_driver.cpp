@@ -287,6 +287,13 @@ state_store& topology_test_driver::get_state_store(std::string_view name) {
     throw std::invalid_argument("the topology has no store named " + std::string(name));
 }
 
+std::vector<std::string> topology_test_driver::state_store_names() const {
+    std::vector<std::string> names;
+    for (const auto& task : impl_->tasks)
+        for (const state_store* s : task->stores()) names.push_back(s->name());
+    return names;
+}
+
 void topology_test_driver::commit() {
     for (auto& task : impl_->tasks) {
         task->flush();

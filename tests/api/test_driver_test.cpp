@@ -1,6 +1,7 @@
 // The topology test driver's API, including its error cases.
 #include <doctest/doctest.h>
 
+#include <kstreams/dsl.hpp>
 #include <kstreams/state/stores.hpp>
 #include <kstreams/test/topology_test_driver.hpp>
 #include <kstreams/topology.hpp>
@@ -190,6 +191,37 @@ TEST_CASE("get_key_value_store: the store, and errors for an unknown name or wro
         CHECK(std::string(e.what()).find("counts") != std::string::npos);
     }
     CHECK(driver.get_state_store("counts").name() == "counts");
+}
+
+TEST_CASE("get_key_value_store offers a DSL (timestamped) store as a plain one; get_timestamped_key_value_store keeps the timestamps") {
+    streams_builder b;
+    b.stream<str, str>("in").group_by_key().count(materialized<>::as("counts")).to_stream().to("out");
+    test::topology_test_driver driver(b.build());
+    auto in = driver.create_input_topic<str, str>("in");
+    in.pipe_input("a", "x", 5);
+    in.pipe_input("b", "x", 6);
+    in.pipe_input("a", "y", 7);
+
+    auto& plain = driver.get_key_value_store<str, std::int64_t>("counts");
+    CHECK(plain.get("a") == 2);
+    CHECK(plain.get("c") == std::nullopt);
+    CHECK(plain.all().to_vector() == std::vector<key_value<str, std::int64_t>>{{"a", 2}, {"b", 1}});
+    CHECK(plain.reverse_range("a", "b").to_vector() == std::vector<key_value<str, std::int64_t>>{{"b", 1}, {"a", 2}});
+    CHECK(plain.prefix_scan(str("b")).to_vector() == std::vector<key_value<str, std::int64_t>>{{"b", 1}});
+    CHECK(&driver.get_key_value_store<str, std::int64_t>("counts") == &plain);  // one view per store
+
+    auto& stamped = driver.get_timestamped_key_value_store<str, std::int64_t>("counts");
+    CHECK(stamped.get("a") == value_and_timestamp<std::int64_t>{2, 7});
+    plain.put("c", 10);  // a write through the view stores no timestamp (-1), as Kafka's facade
+    CHECK(stamped.get("c") == value_and_timestamp<std::int64_t>{10, -1});
+    in.pipe_input("c", "z", 8);
+    CHECK(plain.get("c") == 11);
+    CHECK(plain.remove("b") == 1);
+    CHECK(stamped.get("b") == std::nullopt);
+
+    CHECK_THROWS_AS((driver.get_timestamped_key_value_store<str, str>("counts")), std::invalid_argument);
+    CHECK_THROWS_AS((driver.get_window_store<str, std::int64_t>("counts")), std::invalid_argument);
+    CHECK(driver.state_store_names() == std::vector<str>{"counts"});
 }
 
 TEST_CASE("a topic written by one sub-topology and read by another is routed in memory, in order") {

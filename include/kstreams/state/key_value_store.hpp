@@ -63,6 +63,10 @@ public:
     }
     K peek_next_key() const { return codec_->decode_key(it_->key()); }
 
+    /// The byte scan and the codec underneath, for adapters that decode it differently.
+    const kv_codec<K, V>* codec() const { return codec_; }
+    std::unique_ptr<bytes_iterator> release_bytes() && { return std::move(it_); }
+
     /// Reads everything left into a vector.
     std::vector<key_value<K, V>> to_vector() {
         std::vector<key_value<K, V>> out;

@@ -14,14 +14,19 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include <kstreams/metrics.hpp>
 #include <kstreams/record.hpp>
 #include <kstreams/serde.hpp>
 #include <kstreams/state/key_value_store.hpp>
+#include <kstreams/state/session_store.hpp>
+#include <kstreams/state/timestamped_key_value_store.hpp>
+#include <kstreams/state/window_store.hpp>
 #include <kstreams/state/restore_listener.hpp>
 #include <kstreams/state/rocksdb_config.hpp>
+#include <kstreams/test/timestamped_store_facade.hpp>
 #include <kstreams/topology.hpp>
 
 namespace kstreams::test {
@@ -209,14 +214,39 @@ public:
     std::int64_t wall_clock_time_ms() const;
 
     /// A key-value store of the topology; throws std::invalid_argument if there is none of that
-    /// name and type.
+    /// name and type. As Kafka's getKeyValueStore, a timestamped store (what the DSL's count,
+    /// reduce, aggregate and tables materialize) is also offered as a plain key_value_store<K, V>:
+    /// reads drop the timestamps, writes store timestamp -1.
     template <class K, class V>
     key_value_store<K, V>& get_key_value_store(std::string_view name) {
         state_store& s = get_state_store(name);
         if (auto* kv = dynamic_cast<key_value_store<K, V>*>(&s)) return *kv;
-        throw std::invalid_argument("store " + std::string(name) + " is not a key_value_store of the requested types");
+        if (auto* ts = dynamic_cast<key_value_store<K, value_and_timestamp<V>>*>(&s))
+            return store_view<timestamped_store_facade<K, V>>(name, *ts);
+        throw wrong_store_type(name, "key_value_store");
+    }
+    /// A timestamped key-value store (Kafka's getTimestampedKeyValueStore).
+    template <class K, class V>
+    key_value_store<K, value_and_timestamp<V>>& get_timestamped_key_value_store(std::string_view name) {
+        state_store& s = get_state_store(name);
+        if (auto* kv = dynamic_cast<key_value_store<K, value_and_timestamp<V>>*>(&s)) return *kv;
+        throw wrong_store_type(name, "timestamped key_value_store");
+    }
+    template <class K, class V>
+    window_store<K, V>& get_window_store(std::string_view name) {
+        state_store& s = get_state_store(name);
+        if (auto* w = dynamic_cast<window_store<K, V>*>(&s)) return *w;
+        throw wrong_store_type(name, "window_store");
+    }
+    template <class K, class V>
+    session_store<K, V>& get_session_store(std::string_view name) {
+        state_store& s = get_state_store(name);
+        if (auto* w = dynamic_cast<session_store<K, V>*>(&s)) return *w;
+        throw wrong_store_type(name, "session_store");
     }
     state_store& get_state_store(std::string_view name);
+    /// Names of every store of the topology (Kafka's getAllStateStores keys).
+    std::vector<std::string> state_store_names() const;
 
     /// Flushes caches and stores of every task (what a commit does before offsets are committed).
     void commit();
@@ -236,6 +266,18 @@ public:
 
 private:
     void check_input_topic(const std::string& topic) const;
+    static std::invalid_argument wrong_store_type(std::string_view name, std::string_view kind) {
+        return std::invalid_argument("store " + std::string(name) + " is not a " + std::string(kind) +
+                                     " of the requested key and value types");
+    }
+    /// A view over a store, made once per store and view type and kept for the driver's life.
+    template <class View, class Store>
+    View& store_view(std::string_view name, Store& store) {
+        auto& slot = views_[std::string(name) + "/" + typeid(View).name()];
+        if (!slot) slot = std::make_shared<View>(store);
+        return static_cast<View&>(*slot);
+    }
+    std::map<std::string, std::shared_ptr<state_store>, std::less<>> views_;
     std::unique_ptr<topology> owned_topology_;  ///< set when given a temporary; before impl_, which refers to it
     struct impl;
     std::unique_ptr<impl> impl_;
