@@ -1,5 +1,6 @@
 #include <kstreams/test/topology_test_driver.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <random>
 #include <set>
@@ -40,12 +41,89 @@ std::filesystem::path make_temp_state_dir() {
     return dir;
 }
 
+/// All sub-topologies as one, run by one task 0_0 as Kafka's TopologyTestDriver does: one stream
+/// time for every processor, one punctuation queue, and records of repartition topics picked by
+/// timestamp among all the task's inputs.
+detail::subtopology_group merge_subtopologies(const detail::topology_groups& groups) {
+    detail::subtopology_group all;
+    for (const auto& sub : groups.subtopologies) {
+        all.nodes.insert(all.nodes.end(), sub.nodes.begin(), sub.nodes.end());
+        all.describe_order.insert(all.describe_order.end(), sub.describe_order.begin(), sub.describe_order.end());
+        for (std::size_t s : sub.stores)
+            if (std::find(all.stores.begin(), all.stores.end(), s) == all.stores.end()) all.stores.push_back(s);
+        all.source_topics.insert(all.source_topics.end(), sub.source_topics.begin(), sub.source_topics.end());
+        all.source_patterns.insert(all.source_patterns.end(), sub.source_patterns.begin(), sub.source_patterns.end());
+    }
+    return all;
+}
+
+/// One input topic's records waiting to be processed, as a partition queue of Kafka's task: the
+/// head's timestamp is extracted when it becomes the head, with the queue's partition time.
+struct input_queue {
+    detail::source_node* src = nullptr;
+    std::deque<std::pair<produced_record, std::int64_t>> records;  ///< with their offsets
+    std::int64_t head_ts = -1;
+    std::int64_t partition_time = -1;
+};
+
+detail::raw_record raw_of(const produced_record& r, std::int64_t offset) {
+    detail::raw_record raw;
+    raw.topic = r.topic;
+    raw.partition = 0;
+    raw.offset = offset;
+    raw.timestamp = r.timestamp;
+    if (r.key) raw.key = std::string_view(*r.key);
+    if (r.value) raw.value = std::string_view(*r.value);
+    raw.hdrs = &r.headers;
+    return raw;
+}
+
+/// The non-empty input queues ordered by head timestamp, as the binary heap of
+/// java.util.PriorityQueue orders them (ties included), so that records of several repartition
+/// topics are processed in the order Kafka's test driver processes them.
+class queues_by_time {
+public:
+    bool empty() const { return heap_.empty(); }
+    void offer(input_queue* q) {
+        std::size_t k = heap_.size();
+        heap_.push_back(q);
+        while (k > 0) {
+            const std::size_t parent = (k - 1) / 2;
+            if (q->head_ts >= heap_[parent]->head_ts) break;
+            heap_[k] = heap_[parent];
+            k = parent;
+        }
+        heap_[k] = q;
+    }
+    input_queue* poll() {
+        input_queue* top = heap_.front();
+        input_queue* x = heap_.back();
+        heap_.pop_back();
+        const std::size_t n = heap_.size();
+        if (n == 0) return top;
+        std::size_t k = 0;
+        while (k < n / 2) {
+            std::size_t c = 2 * k + 1;
+            if (c + 1 < n && heap_[c]->head_ts > heap_[c + 1]->head_ts) ++c;
+            if (x->head_ts <= heap_[c]->head_ts) break;
+            heap_[k] = heap_[c];
+            k = c;
+        }
+        heap_[k] = x;
+        return top;
+    }
+
+private:
+    std::vector<input_queue*> heap_;
+};
+
 }  // namespace
 
 struct topology_test_driver::impl {
     const topology& topo;
     driver_config config;
     detail::topology_groups groups;
+    detail::subtopology_group all_subtopologies;
     kstreams::metrics metrics;
     capturing_collector collector;
     state::record_cache cache;
@@ -56,6 +134,8 @@ struct topology_test_driver::impl {
     /// producedTopicNames() does not list).
     std::set<std::string, std::less<>> produced_names;
     std::map<std::string, std::int64_t, std::less<>> next_offset;
+    std::map<std::string, input_queue, std::less<>> queues;
+    queues_by_time by_time;
     std::int64_t wall_clock;
     std::filesystem::path temp_dir;
     /// Changelog topics: their whole contents (offset = index) and the task that writes each.
@@ -67,7 +147,8 @@ struct topology_test_driver::impl {
     static constexpr std::int64_t checkpoint_delta = 10000;
 
     impl(const topology& t, driver_config c)
-        : topo(t), config(std::move(c)), groups(detail::group_topology(t.model())), cache(config.cache_max_bytes),
+        : topo(t), config(std::move(c)), groups(detail::group_topology(t.model())),
+          all_subtopologies(merge_subtopologies(groups)), cache(config.cache_max_bytes),
           wall_clock(config.initial_wall_clock_ms) {
         env.stores.cache = &cache;
         env.state_lock_wait = std::chrono::milliseconds{0};  // a second driver on the directory fails at once
@@ -83,15 +164,14 @@ struct topology_test_driver::impl {
         std::filesystem::path root = config.state_dir;
         if (root.empty()) root = temp_dir = make_temp_state_dir();
         env.state_dir = root / config.application_id;
-        for (const auto& sub : groups.subtopologies)
-            tasks.push_back(std::make_unique<detail::stream_task>(t.model(), groups, sub, task_id{sub.id, 0}, env));
+        tasks.push_back(std::make_unique<detail::stream_task>(t.model(), groups, all_subtopologies, task_id{0, 0}, env));
         for (auto& task : tasks) task->init();
         for (auto& task : tasks)
             for (const auto& reg : task->changelogs()) changelog_owner[reg.topic] = task.get();
         for (auto& [topic, records] : config.changelogs)
             changelog_history[topic].assign(records.begin(), records.end());
         for (auto& task : tasks) restore(*task);
-        route_outputs();
+        process_all();
     }
 
     /// Replays each changelog into its store, from the checkpoint (persistent stores) or the
@@ -158,10 +238,8 @@ struct topology_test_driver::impl {
     ~impl() {
         // A clean close: caches forward what they hold, then checkpoints, then the stores close.
         try {
-            for (auto& task : tasks) {
-                task->flush();
-                route_outputs();
-            }
+            for (auto& task : tasks) task->flush();
+            process_all();
             for (auto& task : tasks) maybe_checkpoint(*task, true);
         } catch (const std::exception& e) {
             KSTREAMS_LOG(error, std::string("test driver: error while closing: ") + e.what());
@@ -196,15 +274,15 @@ struct topology_test_driver::impl {
         return false;
     }
 
-    /// Moves what the tasks sent into the output queues, and processes records sent to topics the
-    /// topology itself reads, in the order they were sent.
-    void route_outputs() {
+    /// Moves what the tasks sent into the output queues, and records sent to topics the topology
+    /// itself reads into their input queues.
+    void capture_outputs() {
         while (!collector.sent.empty()) {
             produced_record r = std::move(collector.sent.front());
             collector.sent.pop_front();
             detail::stream_task* task = nullptr;
             detail::source_node* src = nullptr;
-            if (find_source(r.topic, task, src)) process_one(*task, *src, r);
+            if (find_source(r.topic, task, src)) enqueue(*src, r);
             if (auto owner = changelog_owner.find(r.topic); owner != changelog_owner.end()) {
                 changelog_history[r.topic].push_back(r);
                 ++logged_since_checkpoint[owner->second];
@@ -214,25 +292,54 @@ struct topology_test_driver::impl {
         }
     }
 
-    void process_one(detail::stream_task& task, detail::source_node& src, const produced_record& r) {
-        const std::int64_t offset = next_offset[r.topic]++;
-        detail::raw_record raw;
-        raw.topic = r.topic;
-        raw.partition = 0;
-        raw.offset = offset;
-        raw.timestamp = r.timestamp;
-        if (r.key) raw.key = std::string_view(*r.key);
-        if (r.value) raw.value = std::string_view(*r.value);
-        raw.hdrs = &r.headers;
-        const std::int64_t ts = task.extract_timestamp(src, raw, task.stream_time());
-        if (ts >= 0) {
-            task.process(src, raw, ts);
-            task.maybe_punctuate_stream_time();
+    void enqueue(detail::source_node& src, const produced_record& r) {
+        input_queue& q = queues[r.topic];
+        q.src = &src;
+        q.records.emplace_back(r, next_offset[r.topic]++);
+        if (q.records.size() == 1 && update_head(q)) by_time.offer(&q);
+    }
+
+    /// Extracts the head's timestamp, dropping records whose timestamp is invalid; false if
+    /// nothing is left.
+    bool update_head(input_queue& q) {
+        while (!q.records.empty()) {
+            const auto& [rec, offset] = q.records.front();
+            std::int64_t ts = -1;
+            try {
+                ts = tasks.front()->extract_timestamp(*q.src, raw_of(rec, offset), q.partition_time);
+            } catch (...) {
+                q.records.pop_front();  // the error is reported once; later records still run
+                throw;
+            }
+            if (ts >= 0) {
+                q.head_ts = ts;
+                return true;
+            }
+            q.records.pop_front();
         }
-        // A commit: after every record (as Kafka's TopologyTestDriver), or when a processor asked.
-        if (config.commit_after_every_record || task.commit_requested()) {
-            task.flush();
-            task.clear_commit_request();
+        return false;
+    }
+
+    /// Processes queued records, the one with the smallest timestamp first, until none is left
+    /// (Kafka's TopologyTestDriver: process, punctuate by stream time, commit, capture outputs).
+    void process_all() {
+        capture_outputs();
+        detail::stream_task& task = *tasks.front();
+        while (!by_time.empty()) {
+            input_queue& q = *by_time.poll();
+            auto [rec, offset] = std::move(q.records.front());
+            q.records.pop_front();
+            const std::int64_t ts = q.head_ts;
+            q.partition_time = std::max(q.partition_time, ts);
+            if (update_head(q)) by_time.offer(&q);
+            task.process(*q.src, raw_of(rec, offset), ts);
+            task.maybe_punctuate_stream_time();
+            // A commit: after every record (as Kafka's TopologyTestDriver), or when a processor asked.
+            if (config.commit_after_every_record || task.commit_requested()) {
+                task.flush();
+                task.clear_commit_request();
+            }
+            capture_outputs();
         }
     }
 };
@@ -259,9 +366,8 @@ void topology_test_driver::pipe_raw(const std::string& topic, std::optional<std:
     detail::source_node* src = nullptr;
     if (!impl_->find_source(topic, task, src))
         throw std::invalid_argument("unknown input topic " + topic + ": no source of the topology reads it");
-    produced_record r{topic, std::move(key), std::move(value), timestamp, hdrs};
-    impl_->process_one(*task, *src, r);
-    impl_->route_outputs();
+    impl_->enqueue(*src, produced_record{topic, std::move(key), std::move(value), timestamp, hdrs});
+    impl_->process_all();
     if (impl_->config.commit_after_every_record)
         for (auto& t : impl_->tasks) impl_->maybe_checkpoint(*t, false);
 }
@@ -275,8 +381,8 @@ void topology_test_driver::advance_wall_clock_time(std::chrono::milliseconds d) 
     for (auto& task : impl_->tasks) {
         task->maybe_punctuate_wall_clock();
         task->flush();
-        impl_->route_outputs();
     }
+    impl_->process_all();
 }
 
 std::int64_t topology_test_driver::wall_clock_time_ms() const { return impl_->wall_clock; }
@@ -295,10 +401,8 @@ std::vector<std::string> topology_test_driver::state_store_names() const {
 }
 
 void topology_test_driver::commit() {
-    for (auto& task : impl_->tasks) {
-        task->flush();
-        impl_->route_outputs();
-    }
+    for (auto& task : impl_->tasks) task->flush();
+    impl_->process_all();
     for (auto& task : impl_->tasks) impl_->maybe_checkpoint(*task, false);
 }
 

@@ -30,6 +30,16 @@ std::optional<V> nullable_value(const record<K, V>& r) {
     return r.value;
 }
 
+/// A reducer's or aggregator's result as a nullable row: nullopt when V is an optional and the
+/// result is empty (Kafka's null), which deletes the row instead of storing a null.
+template <class V, class R>
+std::optional<V> nullable_result(R&& result) {
+    V v(std::forward<R>(result));
+    if constexpr (is_optional_v<V>)
+        if (!v.has_value()) return std::nullopt;
+    return std::optional<V>(std::move(v));
+}
+
 /// A plain record carrying `v`, null-flagged when v is nullopt.
 template <class K, class V, class K2, class V2>
 record<K, V> with_nullable_value(const record<K2, V2>& r, const std::optional<V>& v, const K& key) {

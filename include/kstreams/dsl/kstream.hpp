@@ -12,6 +12,7 @@
 #include <kstreams/dsl/detail/callable.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
+#include <kstreams/dsl/ops/drop_null_key.hpp>
 #include <kstreams/dsl/ops/filter.hpp>
 #include <kstreams/dsl/ops/flat_map.hpp>
 #include <kstreams/dsl/ops/flat_map_values.hpp>
@@ -170,7 +171,8 @@ public:
         serde_ref<V> vs = dsl_detail::pick_serde<V>(r.value_serde, value_serde_);
         dsl_detail::repartition_spec s = dsl_detail::new_stream_repartition(*b_, prefix);
         s.partitions = r.partitions;
-        dsl_detail::type_repartition<K, V, dsl_detail::passthrough_node<K, V>>(s, ks, vs, dsl_detail::to_partitioner<K, V>(r.partitioner));
+        // Kafka's repartition() drops null-key records before its topic, as a grouping's does.
+        dsl_detail::type_repartition<K, V, dsl_detail::drop_null_key_node<K, V>>(s, ks, vs, dsl_detail::to_partitioner<K, V>(r.partitioner));
         // The graph node stands for the topic's source: lowering writes filter, sink and source.
         dsl_detail::graph_node g;
         g.kind = kstreams::detail::node_kind::source;

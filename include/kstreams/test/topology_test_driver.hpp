@@ -183,7 +183,10 @@ private:
 
 class topology_test_driver {
 public:
-    /// Validates the topology (throwing topology_error) and starts one task per sub-topology.
+    /// Validates the topology (throwing topology_error) and starts one task, 0_0, for all its
+    /// sub-topologies, as Kafka's TopologyTestDriver: one stream time and one punctuation queue
+    /// for every processor; records sent to topics the topology reads are processed next, the
+    /// one with the smallest timestamp across those topics first.
     /// The topology must outlive the driver.
     explicit topology_test_driver(const topology& t, driver_config config = {});
     /// Keeps the topology itself, so `topology_test_driver d(builder.build());` is safe.

@@ -38,8 +38,10 @@ public:
         const auto old = store_->get(r.key);
         Agg agg = old ? old->value : Agg(init_());
         const std::int64_t ts = old ? std::max(r.timestamp, old->timestamp) : r.timestamp;
-        Agg next = Agg(add_(r.key, r.value, std::as_const(agg)));
-        store_->put(r.key, {next, ts});
+        std::optional<Agg> next = nullable_result<Agg>(add_(r.key, r.value, std::as_const(agg)));
+        // An aggregator returning null deletes the row (the next value starts from init again).
+        if (next) store_->put(r.key, {*next, ts});
+        else store_->erase(r.key);
         record<K, change<Agg>> out{r.key, {std::move(next), std::nullopt}, ts, r.headers};
         if (send_old_) out.value.old_value = std::move(agg);
         forwarder_.maybe_forward(out);

@@ -35,9 +35,11 @@ public:
             return;
         }
         auto old = store_->get(r.key);
-        V next = old ? V(f_(std::as_const(old->value), r.value)) : r.value;
+        std::optional<V> next = old ? nullable_result<V>(f_(std::as_const(old->value), r.value)) : std::optional<V>(r.value);
         const std::int64_t ts = old ? std::max(r.timestamp, old->timestamp) : r.timestamp;
-        store_->put(r.key, {next, ts});
+        // A reducer returning null deletes the row (the next value starts it again).
+        if (next) store_->put(r.key, {*next, ts});
+        else store_->erase(r.key);
         record<K, change<V>> out{r.key, {std::move(next), std::nullopt}, ts, r.headers};
         if (send_old_ && old) out.value.old_value = std::move(old->value);
         forwarder_.maybe_forward(out);

@@ -42,12 +42,12 @@ public:
         std::optional<Agg> agg = old ? std::optional<Agg>(old->value) : std::nullopt;
         std::int64_t ts = r.timestamp;
         if (r.value.old_value && agg) {
-            agg = Agg(sub_(r.key, *r.value.old_value, std::as_const(*agg)));
+            agg = nullable_result<Agg>(sub_(r.key, *r.value.old_value, std::as_const(*agg)));
             ts = std::max(r.timestamp, old->timestamp);
         }
         if (r.value.new_value) {
             Agg base = agg ? std::move(*agg) : Agg(init_());
-            agg = Agg(add_(r.key, *r.value.new_value, std::as_const(base)));
+            agg = nullable_result<Agg>(add_(r.key, *r.value.new_value, std::as_const(base)));
             if (old) ts = std::max(r.timestamp, old->timestamp);
         }
         if (agg) store_->put(r.key, {*agg, ts});

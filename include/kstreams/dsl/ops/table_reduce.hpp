@@ -41,14 +41,14 @@ public:
         std::optional<V> agg = old ? std::optional<V>(old->value) : std::nullopt;
         std::int64_t ts = r.timestamp;
         if (r.value.old_value && agg) {
-            agg = V(sub_(std::as_const(*agg), *r.value.old_value));
+            agg = nullable_result<V>(sub_(std::as_const(*agg), *r.value.old_value));
             ts = std::max(r.timestamp, old->timestamp);
         }
         if (r.value.new_value) {
             if (!agg) {
                 agg = *r.value.new_value;
             } else {
-                agg = V(add_(std::as_const(*agg), *r.value.new_value));
+                agg = nullable_result<V>(add_(std::as_const(*agg), *r.value.new_value));
                 if (old) ts = std::max(r.timestamp, old->timestamp);
             }
         }

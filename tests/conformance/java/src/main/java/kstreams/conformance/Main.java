@@ -334,6 +334,7 @@ public final class Main {
     static {
         EdgeScenarios.register();
         CacheScenarios.register();
+        SpineScenarios.register();
     }
 
     static void tableInputs(Harness h) {
