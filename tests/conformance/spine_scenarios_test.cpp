@@ -177,6 +177,29 @@ struct upper_processor : processor<str, str, str, str> {
     void process(const record<str, str>& r) override { context().forward(r.with_value(upper(r.value))); }
 };
 
+/// On its first record schedules a wall-clock punctuation every 50 ms (aligned to that moment);
+/// the punctuation forwards its time and cancels itself on its third run, when the next record
+/// schedules a stream-time one instead.
+struct late_scheduler : processor<str, str, str, str> {
+    cancellable wall;
+    int runs = 0;
+    bool scheduled = false;
+    void process(const record<str, str>& r) override {
+        if (!scheduled) {
+            scheduled = true;
+            wall = context().schedule(std::chrono::milliseconds(50), punctuation_type::wall_clock_time, [this](i64 ts) {
+                context().forward(record<str, str>{"wall", std::to_string(ts) + ":" + std::to_string(++runs), ts});
+                if (runs == 3) wall.cancel();
+            });
+        } else if (runs >= 3 && runs < 100) {
+            runs = 100;
+            context().schedule(std::chrono::milliseconds(7), punctuation_type::stream_time,
+                               [this](i64 ts) { context().forward(record<str, str>{"st", std::to_string(ts), ts}); });
+        }
+        context().forward(r.with_value(r.value + "@" + std::to_string(context().current_system_time_ms())));
+    }
+};
+
 /// Forwards one record per comma-separated "key@timestamp" part of the value.
 struct fan_out_processor : processor<str, str, str, str> {
     void process(const record<str, str>& r) override {
@@ -649,6 +672,25 @@ TEST_CASE("papi_fan_in_connected_store") {
     h.pipe("in-2", S("a"), S("y"), 2);
     h.pipe("in-3", S("b"), S("z"), 3);
     h.pipe("in-3", S("a"), S("w"), 0);
+    h.finish();
+}
+
+TEST_CASE("punctuations_scheduled_late") {
+    streams_builder b;
+    b.stream<str, str>("in").process([] { return std::make_unique<late_scheduler>(); }, named::as("late")).to("out");
+    harness h("punctuations_scheduled_late", b.build());
+    h.input("in", s, s).output("out", s, s);
+    h.advance_wall_clock(30);
+    h.pipe("in", S("a"), S("1"), 100);
+    h.advance_wall_clock(40);
+    h.advance_wall_clock(10);
+    h.advance_wall_clock(120);
+    h.pipe("in", S("a"), S("2"), 103);
+    h.advance_wall_clock(100);
+    h.pipe("in", S("a"), S("3"), 104);
+    h.pipe("in", S("a"), S("4"), 112);
+    h.pipe("in", S("a"), S("5"), 140);
+    h.pipe("in", S("a"), S("6"), 141);
     h.finish();
 }
 

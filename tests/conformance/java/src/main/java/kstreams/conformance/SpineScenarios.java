@@ -479,6 +479,26 @@ final class SpineScenarios {
             h.finish();
         });
 
+        // Punctuations scheduled in process(): wall-clock aligned to the moment of scheduling,
+        // skipping missed intervals, cancelled from inside; a stream-time one aligned to 0.
+        SCENARIOS.put("punctuations_scheduled_late", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            b.stream("in", SS).process(LateScheduler::new, Named.as("late")).to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out", S, S);
+            h.advanceWallClock(30);
+            h.pipe("in", "a", "1", 100);
+            h.advanceWallClock(40);
+            h.advanceWallClock(10);
+            h.advanceWallClock(120);
+            h.pipe("in", "a", "2", 103);
+            h.advanceWallClock(100);
+            h.pipe("in", "a", "3", 104);
+            h.pipe("in", "a", "4", 112);
+            h.pipe("in", "a", "5", 140);
+            h.pipe("in", "a", "6", 141);
+            h.finish();
+        });
+
         // One record fanned out into three repartition topics with different and equal
         // timestamps: the driver's task picks the next record by timestamp across its queues.
         SCENARIOS.put("repartition_queues_by_timestamp", out -> {
@@ -548,6 +568,35 @@ final class SpineScenarios {
 
         @Override
         public void process(Record<String, String> r) { ctx.forward(r.withValue(r.value().toUpperCase())); }
+    }
+
+    /** On its first record schedules a wall-clock punctuation every 50 ms (aligned to that
+     *  moment); the punctuation forwards its time and cancels itself on its third run, when
+     *  the next record schedules a stream-time one instead. */
+    static final class LateScheduler implements Processor<String, String, String, String> {
+        private ProcessorContext<String, String> ctx;
+        private Cancellable wall;
+        private int runs = 0;
+        private boolean scheduled = false;
+
+        @Override
+        public void init(ProcessorContext<String, String> context) { ctx = context; }
+
+        @Override
+        public void process(Record<String, String> r) {
+            if (!scheduled) {
+                scheduled = true;
+                wall = ctx.schedule(Duration.ofMillis(50), PunctuationType.WALL_CLOCK_TIME, ts -> {
+                    ctx.forward(new Record<>("wall", ts + ":" + (++runs), ts));
+                    if (runs == 3) wall.cancel();
+                });
+            } else if (runs >= 3 && runs < 100) {
+                runs = 100;
+                ctx.schedule(Duration.ofMillis(7), PunctuationType.STREAM_TIME,
+                             ts -> ctx.forward(new Record<>("st", String.valueOf(ts), ts)));
+            }
+            ctx.forward(r.withValue(r.value() + "@" + ctx.currentSystemTimeMs()));
+        }
     }
 
     /** Forwards one record per comma-separated "key@timestamp" part of the value. */
