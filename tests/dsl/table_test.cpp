@@ -157,3 +157,20 @@ TEST_CASE("to_table: a stream read as a table, repartitioned after a key change"
     CHECK(f.out("by-value") == strs{"1=1", "=null"});
     CHECK(f.driver.get_key_value_store<str, value_and_timestamp<str>>("latest").approximate_num_entries() == 0);
 }
+
+TEST_CASE("to_stream(mapper) re-keys the changelog stream, and a grouping after it repartitions") {
+    streams_builder b;
+    auto st = b.table<str, str>("in").to_stream([](const str& k, const str& v) { return v + ":" + k; });
+    st.to("out");
+    st.group_by_key().count().to_stream().to("counts");
+    topology t = b.build();
+    const str described = t.describe().to_string();
+    CHECK(described.find("KTABLE-TOSTREAM-0000000003") != str::npos);
+    CHECK(described.find("KSTREAM-KEY-SELECT-0000000004") != str::npos);
+    CHECK(described.find("-repartition") != str::npos);
+    fixture f(std::move(t));
+    f.in.pipe_input("a", "x", 1);
+    f.in.pipe_input("b", "x", 2);
+    CHECK(f.out() == strs{"x:a=x", "x:b=x"});
+    CHECK(f.out_int("counts") == strs{"x:a=1@1", "x:b=1@2"});
+}

@@ -57,6 +57,13 @@ public:
 
     /// The table's changelog as a stream; deletes are records with null values.
     kstream<K, V> to_stream(named n = {}) const;
+    /// As to_stream(), re-keyed by mapper(key, value) (Kafka's toStream(KeyValueMapper): a
+    /// to_stream followed by select_key, so a key-based operation downstream repartitions).
+    template <class F>
+        requires(!std::is_same_v<F, named>)
+    auto to_stream(F mapper, named n = {}) const {
+        return to_stream(n).select_key(std::move(mapper));
+    }
 
     /// Regroups the table by selector(key, value) -> key_value<K2,V2> / std::pair<K2,V2>, for
     /// count / reduce / aggregate with a subtractor. Always repartitions.

@@ -161,10 +161,34 @@ struct printed {
     printed with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
 };
 
+/// A branch of split() whose stream goes through `chain` at once (Kafka's Branched.withFunction):
+/// the stream `chain` returns is the branch's entry in split's result; a chain returning an empty
+/// std::optional leaves the branch out.
+template <class Fn>
+struct branched_function {
+    Fn chain;
+    std::string name;
+};
+/// A branch of split() handed to `chain` at once and left out of split's result (Kafka's
+/// Branched.withConsumer).
+template <class Fn>
+struct branched_consumer {
+    Fn chain;
+    std::string name;
+};
+
 /// The name of one branch of split(); empty = the branch's position.
 struct branched {
     std::string name;
     static branched as(std::string n) { return {std::move(n)}; }
+    template <class Fn>
+    static branched_function<Fn> with_function(Fn chain, std::string name = {}) {
+        return {std::move(chain), std::move(name)};
+    }
+    template <class Fn>
+    static branched_consumer<Fn> with_consumer(Fn chain, std::string name = {}) {
+        return {std::move(chain), std::move(name)};
+    }
 };
 
 }  // namespace kstreams

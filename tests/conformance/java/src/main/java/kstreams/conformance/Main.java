@@ -335,6 +335,7 @@ public final class Main {
         EdgeScenarios.register();
         CacheScenarios.register();
         SpineScenarios.register();
+        SplitScenarios.register();
     }
 
     static void tableInputs(Harness h) {
