@@ -104,6 +104,17 @@ public:
     template <class K, class V, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
     topology& add_sink(std::string name, topic_name_extractor<K, V> extractor, std::vector<std::string> parents,
                        KS ks = KS{}, VS vs = VS{}, stream_partitioner<K, V> partitioner = {}) {
+        contextual_topic_name_extractor<K, V> with_source;
+        if (extractor)
+            with_source = [f = std::move(extractor)](const record<K, V>& r, const record_metadata*) { return f(r); };
+        return add_sink<K, V>(std::move(name), std::move(with_source), std::move(parents), std::move(ks), std::move(vs),
+                              std::move(partitioner));
+    }
+    /// As above, the extractor also told where the record being processed came from.
+    template <class K, class V, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
+    topology& add_sink(std::string name, contextual_topic_name_extractor<K, V> extractor,
+                       std::vector<std::string> parents, KS ks = KS{}, VS vs = VS{},
+                       stream_partitioner<K, V> partitioner = {}) {
         detail::node_def def = make_sink_def<K, V>(std::move(name), std::move(parents));
         def.make = [n = def.name, extractor, ks, vs, partitioner]() -> std::unique_ptr<detail::node> {
             return std::make_unique<detail::sink_node<K, V, KS, VS>>(n, std::string{}, extractor, ks, vs,

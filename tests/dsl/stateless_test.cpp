@@ -111,6 +111,22 @@ TEST_CASE("to writes with produced serdes, a topic-name extractor and a partitio
     CHECK(p.out("topic-x") == std::vector<kv>{{"x", "hello"}});
 }
 
+TEST_CASE("a topic-name extractor may route by where the record came from (source topic, partition, offset)") {
+    streams_builder b;
+    auto s = b.stream<std::string, std::string>(std::vector<std::string>{"in", "in2"});
+    s.to([](const record<std::string, std::string>& r, const record_metadata* source) {
+        return "from-" + std::string(source->topic) + "-" + std::to_string(source->offset) + "-" + r.value;
+    });
+    fixture p(b.build());
+    auto in2 = p.driver.create_input_topic<std::string, std::string>("in2");
+    p.in.pipe_input("k", "a", 0);
+    in2.pipe_input("k", "b", 0);
+    p.in.pipe_input("k", "c", 0);
+    CHECK(p.out("from-in-0-a") == std::vector<kv>{{"k", "a"}});
+    CHECK(p.out("from-in2-0-b") == std::vector<kv>{{"k", "b"}});
+    CHECK(p.out("from-in-1-c") == std::vector<kv>{{"k", "c"}});
+}
+
 TEST_CASE("null keys and values pass stateless operators and reach sinks as nulls") {
     streams_builder b;
     b.stream<std::string, std::string>("in").filter([](const std::string&, const std::string&) { return true; }).to("out");

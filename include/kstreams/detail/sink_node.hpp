@@ -21,6 +21,12 @@ using stream_partitioner =
 /// Chooses the topic of each record (a dynamic sink).
 template <class K, class V>
 using topic_name_extractor = std::function<std::string(const record<K, V>& r)>;
+/// As topic_name_extractor, also told where the record being processed came from (Kafka's
+/// TopicNameExtractor with its RecordContext: source topic, partition, offset; the record holds
+/// the timestamp and headers). `source` is null for records forwarded by a punctuation.
+template <class K, class V>
+using contextual_topic_name_extractor =
+    std::function<std::string(const record<K, V>& r, const record_metadata* source)>;
 
 }  // namespace kstreams
 
@@ -41,6 +47,10 @@ template <class K, class V, class KS, class VS>
 class sink_node final : public sink_node_base {
 public:
     sink_node(std::string name, std::string topic, topic_name_extractor<K, V> extractor, KS ks, VS vs,
+              stream_partitioner<K, V> partitioner)
+        : sink_node(std::move(name), std::move(topic), with_context(std::move(extractor)), std::move(ks), std::move(vs),
+                    std::move(partitioner)) {}
+    sink_node(std::string name, std::string topic, contextual_topic_name_extractor<K, V> extractor, KS ks, VS vs,
               stream_partitioner<K, V> partitioner)
         : sink_node_base(std::move(name)),
           extractor_(std::move(extractor)),
@@ -72,18 +82,22 @@ public:
             out.send(topic_, pick_partition(out, topic_, r), key, value, r.timestamp, r.headers, name());
             return;
         }
-        const std::string topic = extractor_(r);
+        const std::string topic = extractor_(r, ctx_->current_metadata());
         out.send(topic, pick_partition(out, topic, r), key, value, r.timestamp, r.headers, name());
     }
 
 private:
+    static contextual_topic_name_extractor<K, V> with_context(topic_name_extractor<K, V> f) {
+        if (!f) return {};
+        return [f = std::move(f)](const record<K, V>& r, const record_metadata*) { return f(r); };
+    }
     std::optional<std::int32_t> pick_partition(record_collector& out, std::string_view topic,
                                                const record<K, V>& r) const {
         if (!partitioner_) return std::nullopt;
         return partitioner_(topic, r.key, r.value, out.partition_count(topic));
     }
 
-    topic_name_extractor<K, V> extractor_;
+    contextual_topic_name_extractor<K, V> extractor_;
     KS ks_;
     VS vs_;
     stream_partitioner<K, V> partitioner_;

@@ -159,6 +159,12 @@ public:
     /// Writes each record to the topic extractor(record) names.
     template <class KS = no_serde, class VS = no_serde, class P = no_partitioner>
     void to(topic_name_extractor<K, V> extractor, produced<KS, VS, P> p = {}) const {
+        add_sink({}, [f = std::move(extractor)](const record<K, V>& r, const record_metadata*) { return f(r); }, p);
+    }
+    /// Writes each record to the topic extractor(record, source) names; `source` is where the
+    /// record being processed was read (null inside a punctuation).
+    template <class KS = no_serde, class VS = no_serde, class P = no_partitioner>
+    void to(contextual_topic_name_extractor<K, V> extractor, produced<KS, VS, P> p = {}) const {
         add_sink({}, std::move(extractor), p);
     }
 
@@ -282,7 +288,7 @@ private:
     }
 
     template <class KS, class VS, class P>
-    void add_sink(std::string topic, topic_name_extractor<K, V> extractor, const produced<KS, VS, P>& p) const {
+    void add_sink(std::string topic, contextual_topic_name_extractor<K, V> extractor, const produced<KS, VS, P>& p) const {
         serde_ref<K> ks = dsl_detail::pick_serde<K>(p.key_serde, key_serde_);
         serde_ref<V> vs = dsl_detail::pick_serde<V>(p.value_serde, value_serde_);
         stream_partitioner<K, V> part = dsl_detail::to_partitioner<K, V>(p.partitioner);
