@@ -70,8 +70,9 @@ bool segmented_window_store::scan_before(std::string_view key_a, std::int64_t st
                                          std::int64_t start_b, bool backward) const {
     const int keys = key_a.compare(key_b);
     if (time_major_) {
+        // Kafka's in-memory store: by start, then by key, both reversed when backward.
         if (start_a != start_b) return backward ? start_a > start_b : start_a < start_b;
-        return keys < 0;
+        return backward ? keys > 0 : keys < 0;
     }
     // RocksDB: by segment, then the stored bytes `key ‖ start`, which is not (key, start) when
     // one key is a byte prefix of the other.
@@ -114,7 +115,10 @@ void segmented_window_store::put(std::string_view key, std::optional<std::string
 
 std::optional<std::string> segmented_window_store::fetch(std::string_view key, std::int64_t window_start) {
     if (segments_.expired(window_start)) return std::nullopt;
-    return segments_.get(window_start, store_key(key, window_start, 0));
+    // With duplicates Kafka's RocksDB store looks up the latest sequence number only, so only
+    // the entry just put is found; its in-memory store finds none.
+    if (retain_duplicates_ && time_major_) return std::nullopt;
+    return segments_.get(window_start, store_key(key, window_start, retain_duplicates_ ? seqnum_ : 0));
 }
 
 std::unique_ptr<bytes_window_iterator> segmented_window_store::fetch(std::string_view key, std::int64_t time_from,
@@ -135,12 +139,14 @@ std::unique_ptr<bytes_window_iterator> segmented_window_store::fetch_range(const
         hi = scan_upper_bound(*key_to, key_from,
                               max_time_suffix(time_from, std::min(time_to, segments_.observed()), 4));
     // In-memory: scanned forward and sorted, so that duplicates of one key and start stay in
-    // insertion order both ways (as Kafka's in-memory store).
+    // insertion order forward and in reverse order backward (as Kafka's in-memory store).
     auto it = std::make_unique<window_filter_iterator>(segments_.scan(time_from, time_to, key_from, hi,
                                                                       backward && !time_major_),
                                                        key_from, key_to, time_from, time_to, window_size_);
     if (!time_major_) return it;
-    return sorted_rows(drain(*it), [this, backward](const window_row& a, const window_row& b) {
+    auto rows = drain(*it);
+    if (backward) std::reverse(rows.begin(), rows.end());  // duplicates come newest first backward
+    return sorted_rows(std::move(rows), [this, backward](const window_row& a, const window_row& b) {
         return scan_before(a.key, a.window.start, b.key, b.window.start, backward);
     });
 }

@@ -336,6 +336,7 @@ public final class Main {
         CacheScenarios.register();
         SpineScenarios.register();
         SplitScenarios.register();
+        StoreScenarios.register();
     }
 
     static void tableInputs(Harness h) {
