@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -23,14 +24,27 @@ std::string encode(type t, const datum& d) {
         case type::s: kstreams::serde<std::string>{}.serialize(std::get<std::string>(d), out); break;
         case type::l: kstreams::serde<std::int64_t>{}.serialize(std::get<std::int64_t>(d), out); break;
         case type::i: kstreams::serde<std::int32_t>{}.serialize(std::get<std::int32_t>(d), out); break;
+        case type::d: kstreams::serde<double>{}.serialize(std::get<double>(d), out); break;
+        case type::b: out = std::get<std::string>(d); break;
     }
     return out;
+}
+
+/// As Java's Double.toString for the plain-notation range (1e-3 <= |v| < 1e7): the shortest
+/// digits that read back, always with a fraction.
+std::string show_double(double v) {
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+    std::string s(buf, r.ptr);
+    if (s.find('.') == std::string::npos) s += ".0";
+    return s;
 }
 
 std::string show(const datum& d) {
     if (std::holds_alternative<std::monostate>(d)) return "<null>";
     if (auto* s = std::get_if<std::string>(&d)) return *s;
     if (auto* l = std::get_if<std::int64_t>(&d)) return std::to_string(*l);
+    if (auto* x = std::get_if<double>(&d)) return show_double(*x);
     return std::to_string(std::get<std::int32_t>(d));
 }
 
@@ -40,6 +54,8 @@ std::string show_bytes(type t, const std::optional<std::string>& b) {
         case type::s: return kstreams::serde<std::string>{}.deserialize(*b);
         case type::l: return std::to_string(kstreams::serde<std::int64_t>{}.deserialize(*b));
         case type::i: return std::to_string(kstreams::serde<std::int32_t>{}.deserialize(*b));
+        case type::d: return show_double(kstreams::serde<double>{}.deserialize(*b));
+        case type::b: return *b;
     }
     return "?";
 }
@@ -91,6 +107,31 @@ std::vector<std::string> split(const std::string& s, char sep) {
         if (p == std::string::npos) return out;
         start = p + 1;
     }
+}
+
+// The shared input sets (Main.tableInputs / Main.userMoves on the Java side).
+void table_inputs(harness& h) {
+    h.pipe("in", S("a"), S("1"), 10);
+    h.pipe("in", S("a"), S("1"), 11);
+    h.pipe("in", S("a"), S("1"), 5);
+    h.pipe("in", S("a"), S("1"), 5);
+    h.pipe("in", S("b"), null, 12);
+    h.pipe("in", S("a"), S("22"), 13);
+    h.pipe("in", S("c"), S("333"), 14);
+    h.pipe("in", null, S("4"), 15);
+    h.pipe("in", S("a"), null, 16);
+    h.pipe("in", S("a"), null, 17);
+    h.pipe("in", S("c"), S("3"), 18);
+}
+
+void user_moves(harness& h) {
+    h.pipe("users", S("alice"), S("eu"), 10);
+    h.pipe("users", S("bob"), S("eu"), 20);
+    h.pipe("users", S("alice"), S("us"), 15);
+    h.pipe("users", S("bob"), S("eu"), 30);
+    h.pipe("users", S("carol"), null, 40);
+    h.pipe("users", S("alice"), null, 50);
+    h.pipe("users", S("bob"), S("us"), 5);
 }
 
 harness::harness(std::string scenario, kstreams::topology t)

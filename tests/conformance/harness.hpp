@@ -15,14 +15,17 @@
 
 namespace conformance {
 
-enum class type { s, l, i };  ///< Kafka's String, Long and Integer serdes
+/// Kafka's String, Long, Integer, Double and ByteArray serdes (byte arrays are given and shown
+/// as UTF-8 text).
+enum class type { s, l, i, d, b };
 
 /// An input key or value; monostate is Kafka's null.
-using datum = std::variant<std::monostate, std::string, std::int64_t, std::int32_t>;
+using datum = std::variant<std::monostate, std::string, std::int64_t, std::int32_t, double>;
 inline const datum null{};
 inline datum S(std::string s) { return datum(std::move(s)); }
 inline datum L(std::int64_t v) { return datum(v); }
 inline datum I(std::int32_t v) { return datum(v); }
+inline datum D(double v) { return datum(v); }
 
 class harness {
 public:
@@ -54,6 +57,11 @@ private:
     std::vector<topic_types> outputs_;
     std::vector<std::string> lines_;
 };
+
+/// Main.tableInputs: updates, repeats, out-of-order and null-keyed records and tombstones on "in".
+void table_inputs(harness& h);
+/// Main.userMoves: users moving between regions (with tombstones) on "users".
+void user_moves(harness& h);
 
 /// Splits as Java's String.split(sep, -1): empty parts kept, "" gives one empty part.
 std::vector<std::string> split(const std::string& s, char sep);

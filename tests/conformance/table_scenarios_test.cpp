@@ -18,30 +18,6 @@ using type::l;
 using type::s;
 
 namespace {
-void table_inputs(harness& h) {
-    h.pipe("in", S("a"), S("1"), 10);
-    h.pipe("in", S("a"), S("1"), 11);
-    h.pipe("in", S("a"), S("1"), 5);
-    h.pipe("in", S("a"), S("1"), 5);
-    h.pipe("in", S("b"), null, 12);
-    h.pipe("in", S("a"), S("22"), 13);
-    h.pipe("in", S("c"), S("333"), 14);
-    h.pipe("in", null, S("4"), 15);
-    h.pipe("in", S("a"), null, 16);
-    h.pipe("in", S("a"), null, 17);
-    h.pipe("in", S("c"), S("3"), 18);
-}
-
-void user_moves(harness& h) {
-    h.pipe("users", S("alice"), S("eu"), 10);
-    h.pipe("users", S("bob"), S("eu"), 20);
-    h.pipe("users", S("alice"), S("us"), 15);
-    h.pipe("users", S("bob"), S("eu"), 30);
-    h.pipe("users", S("carol"), null, 40);
-    h.pipe("users", S("alice"), null, 50);
-    h.pipe("users", S("bob"), S("us"), 5);
-}
-
 void table_group_by_reduce(const char* scenario, bool cached) {
     streams_builder b;
     auto m = materialized<>{};

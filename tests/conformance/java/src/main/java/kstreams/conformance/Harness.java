@@ -33,7 +33,7 @@ import org.apache.kafka.streams.test.TestRecord;
 final class Harness {
     static final String APP_ID = "conformance";
 
-    enum Type { S, L, I }
+    enum Type { S, L, I, D, B }
 
     private final PrintStream out;
     private final TopologyTestDriver driver;
@@ -61,6 +61,8 @@ final class Harness {
         switch (t) {
             case S: return (Serde) Serdes.String();
             case L: return (Serde) Serdes.Long();
+            case D: return (Serde) Serdes.Double();
+            case B: return (Serde) Serdes.ByteArray();
             default: return (Serde) Serdes.Integer();
         }
     }
@@ -76,7 +78,11 @@ final class Harness {
         return this;
     }
 
-    static String show(Object o) { return o == null ? "<null>" : o.toString(); }
+    /** Byte arrays print as UTF-8 text. */
+    static String show(Object o) {
+        if (o instanceof byte[]) return new String((byte[]) o, StandardCharsets.UTF_8);
+        return o == null ? "<null>" : o.toString();
+    }
 
     /** "" without headers, else "|k=v,k=v" in header order (a null header value as <null>). */
     static String showHeaders(Headers hs) {

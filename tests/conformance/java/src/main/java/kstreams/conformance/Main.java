@@ -337,6 +337,7 @@ public final class Main {
         SpineScenarios.register();
         SplitScenarios.register();
         StoreScenarios.register();
+        DslScenarios.register();
     }
 
     static void tableInputs(Harness h) {
