@@ -5,10 +5,13 @@
 #include <doctest/doctest.h>
 
 #include <cctype>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <kstreams/dsl.hpp>
 
@@ -21,7 +24,6 @@ using ostr = std::optional<std::string>;
 using i64 = std::int64_t;
 using i32 = std::int32_t;
 using oi64 = std::optional<std::int64_t>;
-using odouble = std::optional<double>;
 using type::b;
 using type::d;
 using type::i;
@@ -47,9 +49,8 @@ TEST_CASE("dsl_long_keys_double_values") {
         .reduce([](double a, double v) { return a + v; })
         .to_stream()
         .to("out-sum");
-    st.map([](const oi64& k, const odouble& v) {
-          return std::pair<i32, i64>(v ? static_cast<i32>(std::floor(*v)) : 0, k ? *k : -1);
-      })
+    // The value type is not optional, so a null value arrives as 0.0: it floors to Java's 0 too.
+    st.map([](const oi64& k, const double& v) { return std::pair<i32, i64>(static_cast<i32>(std::floor(v)), k ? *k : -1); })
         .group_by_key()
         .aggregate([] { return str(); }, [](const i32&, const i64& v, const str& agg) { return agg + "," + std::to_string(v); })
         .to_stream()
@@ -240,6 +241,59 @@ TEST_CASE("dsl_to_stream_mapper_split") {
     h.pipe("in", S("c"), S("q"), 3);
     h.pipe("in", S("a"), null, 4);
     h.pipe("in", S("d"), S("pp"), 5);
+    h.finish();
+}
+
+TEST_CASE("dsl_long_keyed_table_regroup") {
+    streams_builder sb;
+    auto t = sb.table<i64, ostr>("in");  // optional values: the flat_map sees tombstones
+    t.group_by([](const i64& k, const ostr& v) { return std::pair<i64, i64>(static_cast<i64>(v->size()), k); })
+        .reduce([](i64 a, i64 v) { return a + v; }, [](i64 a, i64 v) { return a - v; })
+        .to_stream()
+        .to("out-sum");
+    t.to_stream()
+        .flat_map([](const i64&, const ostr& v) {
+            std::vector<std::pair<i32, str>> r;
+            if (v)
+                for (auto& w : split(*v, ' ')) r.emplace_back(static_cast<i32>(w.size()), w);
+            return r;
+        })
+        .group_by_key()
+        .count(materialized<>::as("by-len").with_key_serde(serde<i32>{}))
+        .to_stream()
+        .to("out-len");
+    harness h("dsl_long_keyed_table_regroup", sb.build());
+    h.input("in", l, s).output("out-sum", l, l).output("out-len", i, l);
+    h.pipe("in", L(10), S("ab cd"), 1);
+    h.pipe("in", L(20), S("xyzzy"), 2);
+    h.pipe("in", L(10), S("q"), 3);
+    h.pipe("in", L(-5), S("ab"), 4);
+    h.pipe("in", L(20), null, 5);
+    h.pipe("in", L(30), S(""), 6);
+    h.finish();
+}
+
+TEST_CASE("dsl_double_table_chain") {
+    streams_builder sb;
+    auto half = sb.stream<str, str>("in").group_by_key().count().map_values(
+        [](const i64& c) { return static_cast<double>(c) / 2.0; }, materialized<>::as("half").with_value_serde(serde<double>{}));
+    half.to_stream().to("out-half");
+    half.filter([](const double& v) { return v >= 1.0; }).to_stream().to("out-big");
+    sb.stream<str, double>("nums")
+        .group_by_key()
+        .reduce([](double a, double v) { return std::max(a, v); }, materialized<>::as("max").with_caching_disabled())
+        .to_stream()
+        .to("out-max");
+    harness h("dsl_double_table_chain", sb.build());
+    h.input("in", s, s).input("nums", s, d).output("out-half", s, d).output("out-big", s, d).output("out-max", s, d);
+    h.pipe("in", S("a"), S("x"), 1);
+    h.pipe("in", S("a"), S("y"), 2);
+    h.pipe("in", S("b"), S("z"), 3);
+    h.pipe("in", S("a"), S("w"), 4);
+    h.pipe("nums", S("n"), D(1.25), 5);
+    h.pipe("nums", S("n"), D(-7.5), 6);
+    h.pipe("nums", S("n"), D(3.0), 7);
+    h.pipe("nums", S("m"), null, 8);
     h.finish();
 }
 

@@ -11,6 +11,8 @@ import static kstreams.conformance.Main.SCENARIOS;
 import static kstreams.conformance.Main.SS;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -230,6 +232,59 @@ final class DslScenarios {
             h.pipe("in", "c", "q", 3);
             h.pipe("in", "a", null, 4);
             h.pipe("in", "d", "pp", 5);
+            h.finish();
+        });
+
+        // Long-keyed table regrouped onto Long keys (adder and subtractor), and its stream
+        // flat-mapped onto Integer keys and counted.
+        SCENARIOS.put("dsl_long_keyed_table_regroup", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<Long, String> t = b.table("in", Consumed.with(Serdes.Long(), Serdes.String()));
+            t.groupBy((k, v) -> KeyValue.pair((long) v.length(), k), Grouped.with(Serdes.Long(), Serdes.Long()))
+                .reduce(Long::sum, (a, v) -> a - v, Materialized.with(Serdes.Long(), Serdes.Long()))
+                .toStream().to("out-sum", Produced.with(Serdes.Long(), Serdes.Long()));
+            t.toStream()
+                .flatMap((k, v) -> {
+                    List<KeyValue<Integer, String>> r = new ArrayList<>();
+                    if (v != null) for (String w : Main.split(v, " ")) r.add(KeyValue.pair(w.length(), w));
+                    return r;
+                })
+                .groupByKey(Grouped.with(Serdes.Integer(), Serdes.String()))
+                .count(Materialized.<Integer, Long, KeyValueStore<Bytes, byte[]>>as("by-len").withKeySerde(Serdes.Integer()))
+                .toStream().to("out-len", Produced.with(Serdes.Integer(), Serdes.Long()));
+            Harness h = new Harness(b.build(), out).input("in", L, S)
+                .output("out-sum", L, L).output("out-len", I, L);
+            h.pipe("in", 10L, "ab cd", 1);
+            h.pipe("in", 20L, "xyzzy", 2);
+            h.pipe("in", 10L, "q", 3);
+            h.pipe("in", -5L, "ab", 4);
+            h.pipe("in", 20L, null, 5);
+            h.pipe("in", 30L, "", 6);
+            h.finish();
+        });
+
+        // A count turned into Doubles by a materialized map_values with its own value serde, then
+        // filtered; Double values summed per key in a stream reduce.
+        SCENARIOS.put("dsl_double_table_chain", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, Double> half = b.stream("in", SS).groupByKey().count()
+                .mapValues(c -> c / 2.0, Materialized.<String, Double, KeyValueStore<Bytes, byte[]>>as("half").withValueSerde(Serdes.Double()));
+            half.toStream().to("out-half", Produced.with(Serdes.String(), Serdes.Double()));
+            half.filter((k, v) -> v >= 1.0).toStream().to("out-big", Produced.with(Serdes.String(), Serdes.Double()));
+            b.stream("nums", Consumed.with(Serdes.String(), Serdes.Double()))
+                .groupByKey(Grouped.with(Serdes.String(), Serdes.Double()))
+                .reduce(Math::max, Materialized.<String, Double, KeyValueStore<Bytes, byte[]>>as("max").withCachingDisabled())
+                .toStream().to("out-max", Produced.with(Serdes.String(), Serdes.Double()));
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("nums", S, D)
+                .output("out-half", S, D).output("out-big", S, D).output("out-max", S, D);
+            h.pipe("in", "a", "x", 1);
+            h.pipe("in", "a", "y", 2);
+            h.pipe("in", "b", "z", 3);
+            h.pipe("in", "a", "w", 4);
+            h.pipe("nums", "n", 1.25, 5);
+            h.pipe("nums", "n", -7.5, 6);
+            h.pipe("nums", "n", 3.0, 7);
+            h.pipe("nums", "m", null, 8);
             h.finish();
         });
     }
