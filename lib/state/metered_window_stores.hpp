@@ -10,27 +10,13 @@
 #include <kstreams/state/session_store.hpp>
 #include <kstreams/state/window_store.hpp>
 
-#include "lib/state/store_counters.hpp"
+#include "lib/state/metered_layer.hpp"
 
 namespace kstreams::state {
 
-class metered_window_store final : public bytes_window_store {
+class metered_window_store final : public metered_layer<bytes_window_store> {
 public:
-    explicit metered_window_store(std::unique_ptr<bytes_window_store> inner) : inner_(std::move(inner)) {}
-
-    const std::string& name() const override { return inner_->name(); }
-    void init(store_context& ctx) override {
-        inner_->init(ctx);
-        counters_.bind(ctx, name());
-    }
-    void flush() override {
-        ++*counters_.flushes;
-        inner_->flush();
-    }
-    void flush_cache() override { inner_->flush_cache(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
+    using metered_layer::metered_layer;
 
     void put(std::string_view key, std::optional<std::string_view> value, std::int64_t window_start) override {
         ++*(value ? counters_.puts : counters_.deletes);
@@ -58,32 +44,11 @@ public:
                      bool backward) const override {
         return inner_->scan_before(ka, sa, kb, sb, backward);
     }
-    bool set_flush_listener(bytes_flush_listener l, bool send_old) override {
-        return inner_->set_flush_listener(std::move(l), send_old);
-    }
-
-private:
-    std::unique_ptr<bytes_window_store> inner_;
-    store_counters counters_;
 };
 
-class metered_session_store final : public bytes_session_store {
+class metered_session_store final : public metered_layer<bytes_session_store> {
 public:
-    explicit metered_session_store(std::unique_ptr<bytes_session_store> inner) : inner_(std::move(inner)) {}
-
-    const std::string& name() const override { return inner_->name(); }
-    void init(store_context& ctx) override {
-        inner_->init(ctx);
-        counters_.bind(ctx, name());
-    }
-    void flush() override {
-        ++*counters_.flushes;
-        inner_->flush();
-    }
-    void flush_cache() override { inner_->flush_cache(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
+    using metered_layer::metered_layer;
 
     void put(std::string_view key, kstreams::window session, std::optional<std::string_view> value) override {
         ++*(value ? counters_.puts : counters_.deletes);
@@ -104,13 +69,6 @@ public:
                      bool backward) const override {
         return inner_->scan_before(ka, a, kb, b, backward);
     }
-    bool set_flush_listener(bytes_flush_listener l, bool send_old) override {
-        return inner_->set_flush_listener(std::move(l), send_old);
-    }
-
-private:
-    std::unique_ptr<bytes_session_store> inner_;
-    store_counters counters_;
 };
 
 }  // namespace kstreams::state

@@ -1,0 +1,43 @@
+// What every metered store layer shares (Kafka's Metered*Store): the store beneath, the
+// operation counters bound at init, a counted flush, and the lifecycle calls passed through.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include <kstreams/state/bytes_store.hpp>
+
+#include "lib/state/store_counters.hpp"
+
+namespace kstreams::state {
+
+/// `Store` is the byte-store interface the layer implements and wraps (key-value, window, session).
+template <class Store>
+class metered_layer : public Store {
+public:
+    explicit metered_layer(std::unique_ptr<Store> inner) : inner_(std::move(inner)) {}
+
+    const std::string& name() const override { return inner_->name(); }
+    void init(store_context& ctx) override {
+        inner_->init(ctx);
+        counters_.bind(ctx, name());
+    }
+    void flush() override {
+        ++*counters_.flushes;
+        inner_->flush();
+    }
+    void flush_cache() override { inner_->flush_cache(); }
+    void close() override { inner_->close(); }
+    bool persistent() const override { return inner_->persistent(); }
+    bool is_open() const override { return inner_->is_open(); }
+    bool set_flush_listener(bytes_flush_listener l, bool send_old) override {
+        return inner_->set_flush_listener(std::move(l), send_old);
+    }
+
+protected:
+    std::unique_ptr<Store> inner_;
+    store_counters counters_;
+};
+
+}  // namespace kstreams::state
