@@ -52,7 +52,7 @@ TEST_CASE("a materialized table forwards every update; with its cache a delete o
     b.table<str, str>("in", materialized<>::as("t")).to_stream().to("out");
     fixture f(b.build());
     f.in.pipe_input("a", "1", 10);
-    f.in.pipe_input("a", "1", 11);         // same value, newer: forwarded too (Kafka Streams 4.1)
+    f.in.pipe_input("a", "1", 11);         // same value, newer: forwarded too (Kafka Streams 4.4)
     f.in.pipe_input("a", "1", 5);          // same value but older (out of order): an update
     f.in.pipe_input("a", "2", 12);
     f.in.pipe_input("b", std::nullopt, 13);  // delete of an absent key: nothing

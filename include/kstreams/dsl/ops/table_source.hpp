@@ -1,6 +1,6 @@
 // A table from a topic (table(), to_table()): each record is an update of its key; a null value
 // deletes it. Null keys are dropped and counted. Every update goes on, an unchanged value included
-// (as Kafka Streams 4.1 does, checked by tests/conformance). Materialized with a record cache, a
+// (as Kafka Streams 4.4 does, checked by tests/conformance). Materialized with a record cache, a
 // delete of an absent key is not forwarded: Kafka's cache flush forwards nothing when old and new
 // are both null. Without a cache (or unmaterialized) it is forwarded as a tombstone.
 #pragma once
