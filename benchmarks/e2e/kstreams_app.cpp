@@ -1,4 +1,4 @@
-// The kstreams side of the end-to-end benchmark; java/ holds the same app in Kafka Streams 4.1.0.
+// The kstreams side of the end-to-end benchmark; java/ holds the same app in Kafka Streams 4.4.0.
 //
 //   e2e_kstreams_app BOOTSTRAP APPLICATION_ID stateless|stateful INPUT OUTPUT STATE_DIR
 //
