@@ -1,85 +1,127 @@
 #include "lib/runtime/partition_group.hpp"
 
+#include <algorithm>
+
 #include "lib/runtime/stream_task.hpp"
 
 namespace kstreams::detail {
 
-namespace {
-raw_record to_raw(const partition_queue& q, const rd_kafka_message_t* m) {
+partition_queue::~partition_queue() {
+    for (const auto& r : records_) owner_.release(r);
+}
+
+raw_record partition_queue::raw(const fetched_record& r, headers& hdrs) const {
     raw_record raw;
-    raw.topic = q.topic();
-    raw.partition = m->partition;
-    raw.offset = m->offset;
-    rd_kafka_timestamp_type_t type;
-    raw.timestamp = rd_kafka_message_timestamp(m, &type);
-    if (m->key) raw.key = std::string_view(static_cast<const char*>(m->key), m->key_len);
-    if (m->payload) raw.value = std::string_view(static_cast<const char*>(m->payload), m->len);
+    raw.topic = tp_.topic;
+    raw.partition = tp_.partition;
+    raw.offset = r.offset;
+    raw.timestamp = r.timestamp;
+    raw.key = r.key;
+    raw.value = r.value;
+    raw.hdrs = owner_.headers_of(r, hdrs);
     return raw;
 }
-}  // namespace
 
-partition_queue::~partition_queue() {
-    for (auto* m : records_) rd_kafka_message_destroy(m);
-}
-
-bool partition_queue::ensure_head(stream_task& task) {
+bool partition_queue::update_head(stream_task& task) {
     while (!records_.empty()) {
-        if (head_ready_) return true;
-        rd_kafka_message_t* m = records_.front();
-        const raw_record raw = to_raw(*this, m);
-        const std::int64_t ts = task.extract_timestamp(*source_, raw, partition_time_);
+        const fetched_record r = records_.front();
+        headers hdrs;
+        std::int64_t ts = -1;
+        try {
+            ts = task.extract_timestamp(*source_, raw(r, hdrs), partition_time_);
+        } catch (...) {
+            records_.pop_front();  // the error is reported once; later records still run
+            owner_.release(r);
+            throw;
+        }
         if (ts >= 0) {
             head_ts_ = ts;
-            head_ready_ = true;
             return true;
         }
         // Skipped (and counted by the task); its offset is still consumed.
-        committable_ = m->offset + 1;
+        committable_ = std::max(committable_, r.offset + 1);
         records_.pop_front();
-        rd_kafka_message_destroy(m);
+        owner_.release(r);
     }
     return false;
 }
 
-void partition_queue::pop_processed() {
-    rd_kafka_message_t* m = records_.front();
-    committable_ = m->offset + 1;
-    if (head_ts_ > partition_time_) partition_time_ = head_ts_;
+fetched_record partition_queue::take_head() {
+    fetched_record r = records_.front();
     records_.pop_front();
-    rd_kafka_message_destroy(m);
-    head_ready_ = false;
+    partition_time_ = std::max(partition_time_, head_ts_);
+    return r;
 }
 
-partition_queue& partition_group::add(std::string topic, std::int32_t partition, source_node* source) {
-    queues_.push_back(std::make_unique<partition_queue>(std::move(topic), partition, source));
+partition_queue& partition_group::add(topic_partition tp, source_node* source, consumer_port& owner) {
+    queues_.push_back(std::make_unique<partition_queue>(std::move(tp), source, owner));
     return *queues_.back();
 }
 
-partition_queue* partition_group::find(std::string_view topic, std::int32_t partition) {
+partition_queue* partition_group::find(const topic_partition& tp) {
     for (auto& q : queues_)
-        if (q->partition() == partition && q->topic() == topic) return q.get();
+        if (q->tp() == tp) return q.get();
     return nullptr;
 }
 
-partition_queue* partition_group::next(stream_task& task, std::int64_t now, std::int64_t max_idle_ms,
-                                       const lag_function& lag, std::optional<std::int64_t>& idle_until) {
-    partition_queue* best = nullptr;
-    bool any_empty = false;
-    for (auto& q : queues_) {
-        if (!q->ensure_head(task)) {
-            any_empty = true;
-            continue;
-        }
-        idle_deadline_.erase(q.get());
-        if (!best || q->head_timestamp() < best->head_timestamp()) best = q.get();
-    }
-    if (!best) return nullptr;
-    if (!any_empty || max_idle_ms < 0) return best;
+bool partition_group::has_buffered() const {
+    for (const auto& q : queues_)
+        if (!q->empty()) return true;
+    return false;
+}
 
+void partition_group::pushed(partition_queue& q, stream_task& task) {
+    if (q.in_heap_ || q.empty()) return;
+    if (q.update_head(task)) offer(&q);
+}
+
+void partition_group::offer(partition_queue* q) {
+    q->in_heap_ = true;
+    std::size_t k = heap_.size();
+    heap_.push_back(q);
+    while (k > 0) {
+        const std::size_t parent = (k - 1) / 2;
+        if (q->head_ts_ >= heap_[parent]->head_ts_) break;
+        heap_[k] = heap_[parent];
+        k = parent;
+    }
+    heap_[k] = q;
+}
+
+partition_queue* partition_group::poll() {
+    partition_queue* top = heap_.front();
+    top->in_heap_ = false;
+    partition_queue* x = heap_.back();
+    heap_.pop_back();
+    const std::size_t n = heap_.size();
+    if (n == 0) return top;
+    std::size_t k = 0;
+    while (k < n / 2) {
+        std::size_t c = 2 * k + 1;
+        if (c + 1 < n && heap_[c]->head_ts_ > heap_[c + 1]->head_ts_) ++c;
+        if (x->head_ts_ <= heap_[c]->head_ts_) break;
+        heap_[k] = heap_[c];
+        k = c;
+    }
+    heap_[k] = x;
+    return top;
+}
+
+partition_queue* partition_group::next(std::int64_t now, std::int64_t max_idle_ms, const lag_function& lag,
+                                       std::optional<std::int64_t>& idle_until) {
+    if (heap_.empty()) return nullptr;
+    partition_queue* best = heap_.front();
+    if (heap_.size() == queues_.size() || max_idle_ms < 0) {
+        if (!idle_deadline_.empty()) idle_deadline_.clear();
+        return best;
+    }
     // Some partition is empty: process only if it has nothing on the broker either and has stayed
     // empty for max.task.idle.ms (Kafka Streams' readyToProcess).
     for (auto& q : queues_) {
-        if (!q->empty()) continue;
+        if (q->in_heap_) {
+            idle_deadline_.erase(q.get());
+            continue;
+        }
         const std::optional<std::int64_t> l = lag(*q);
         if (!l || *l > 0) {
             idle_deadline_.erase(q.get());
@@ -92,6 +134,19 @@ partition_queue* partition_group::next(stream_task& task, std::int64_t now, std:
         }
     }
     return best;
+}
+
+fetched_record partition_group::take(partition_queue& q, stream_task& task) {
+    partition_queue* top = poll();
+    (void)top;  // next() returned the top of the heap
+    fetched_record r = q.take_head();
+    try {
+        if (!q.empty() && q.update_head(task)) offer(&q);
+    } catch (...) {
+        q.owner().release(r);
+        throw;
+    }
+    return r;
 }
 
 }  // namespace kstreams::detail

@@ -1,6 +1,8 @@
 // The records a task has buffered, one queue per input partition (Kafka Streams' PartitionGroup and
-// RecordQueue): the next record is the head with the lowest timestamp across the partitions, and
-// a task with an empty partition waits (max.task.idle.ms) rather than run ahead of it.
+// RecordQueue): the next record is the head with the lowest timestamp across the partitions, ties
+// broken as Kafka's java.util.PriorityQueue breaks them, and a task with an empty partition waits
+// (max.task.idle.ms) rather than run ahead of it. Over fetched records of a consumer port: no
+// librdkafka types, the same code for the Kafka runtime and the test driver.
 #pragma once
 
 #include <cstdint>
@@ -12,45 +14,45 @@
 #include <string>
 #include <vector>
 
-#include <librdkafka/rdkafka.h>
-
 #include <kstreams/detail/node.hpp>
+
+#include "lib/runtime/ports.hpp"
 
 namespace kstreams::detail {
 
 class stream_task;
 
-/// One input partition of a task. Owns the librdkafka messages it buffers (no copies).
+/// One input partition of a task. Holds the fetched records until they are processed, then gives
+/// them back to their consumer port.
 class partition_queue {
 public:
-    partition_queue(std::string topic, std::int32_t partition, source_node* source)
-        : topic_(std::move(topic)), partition_(partition), source_(source) {}
+    partition_queue(topic_partition tp, source_node* source, consumer_port& owner)
+        : tp_(std::move(tp)), source_(source), owner_(owner) {}
     ~partition_queue();
     partition_queue(const partition_queue&) = delete;
     partition_queue& operator=(const partition_queue&) = delete;
 
-    const std::string& topic() const { return topic_; }
-    std::int32_t partition() const { return partition_; }
+    const topic_partition& tp() const { return tp_; }
+    const std::string& topic() const { return tp_.topic; }
+    std::int32_t partition() const { return tp_.partition; }
     source_node* source() const { return source_; }
+    consumer_port& owner() const { return owner_; }
     std::size_t size() const { return records_.size(); }
     bool empty() const { return records_.empty(); }
 
-    void push(rd_kafka_message_t* msg) {
-        records_.push_back(msg);
-        received_up_to_ = msg->offset + 1;
+    void push(const fetched_record& r) {
+        records_.push_back(r);
+        received_up_to_ = r.offset + 1;
     }
-    /// Makes sure the head has a timestamp, dropping (and counting) heads whose timestamp the
-    /// extractor rejects. Returns false if the queue ran empty.
-    bool ensure_head(stream_task& task);
+    /// The record as a task processes it (`hdrs` is the scratch space for decoded headers).
+    raw_record raw(const fetched_record& r, headers& hdrs) const;
     std::int64_t head_timestamp() const { return head_ts_; }
-    rd_kafka_message_t* head() const { return records_.front(); }
-    /// Removes the head after it was processed: its offset becomes committable.
-    void pop_processed();
-
     /// Where consumption resumes (the committed offset), until records arrive.
     void set_start(std::int64_t offset) {
         if (received_up_to_ < 0) received_up_to_ = offset;
     }
+    /// A record taken from this queue was processed: its offset becomes committable.
+    void processed(std::int64_t offset) { committable_ = std::max(committable_, offset + 1); }
     /// Next offset to commit for this partition (-1 = nothing processed since assignment).
     std::int64_t committable() const { return committable_; }
     /// Offset after the last record received from the consumer (-1 = none yet).
@@ -61,11 +63,17 @@ public:
     std::int64_t committed = -1;  ///< last offset committed, to skip unchanged partitions
 
 private:
-    std::string topic_;
-    std::int32_t partition_;
+    friend class partition_group;
+    /// Extracts the head's timestamp, dropping (and counting) heads the extractor rejects; false
+    /// if the queue ran empty.
+    bool update_head(stream_task& task);
+    fetched_record take_head();
+
+    topic_partition tp_;
     source_node* source_;
-    std::deque<rd_kafka_message_t*> records_;
-    bool head_ready_ = false;
+    consumer_port& owner_;
+    std::deque<fetched_record> records_;
+    bool in_heap_ = false;
     std::int64_t head_ts_ = -1;
     std::int64_t partition_time_ = -1;
     std::int64_t committable_ = -1;
@@ -78,17 +86,31 @@ public:
     /// nullopt when not known yet.
     using lag_function = std::function<std::optional<std::int64_t>(const partition_queue&)>;
 
-    partition_queue& add(std::string topic, std::int32_t partition, source_node* source);
-    partition_queue* find(std::string_view topic, std::int32_t partition);
+    partition_queue& add(topic_partition tp, source_node* source, consumer_port& owner);
+    partition_queue* find(const topic_partition& tp);
     std::vector<std::unique_ptr<partition_queue>>& queues() { return queues_; }
+    /// Records were pushed into `q`: a queue that was empty gets its head and joins the order.
+    void pushed(partition_queue& q, stream_task& task);
 
     /// The queue whose head is next, or nullptr if the task must wait. `idle_until` is set to the
-    /// wall-clock time at which waiting for an empty partition ends (max.task.idle.ms).
-    partition_queue* next(stream_task& task, std::int64_t now, std::int64_t max_idle_ms, const lag_function& lag,
+    /// wall-clock time at which waiting for an empty partition ends (max.task.idle.ms; negative
+    /// never waits).
+    partition_queue* next(std::int64_t now, std::int64_t max_idle_ms, const lag_function& lag,
                           std::optional<std::int64_t>& idle_until);
+    /// Takes the head of the queue next() returned; the queue's next head takes its place in the
+    /// order before the record is processed (as Kafka's PartitionGroup.nextRecord). The caller
+    /// releases the record through its port once processed.
+    fetched_record take(partition_queue& q, stream_task& task);
+    /// Whether any queue holds records.
+    bool has_buffered() const;
 
 private:
+    void offer(partition_queue* q);
+    partition_queue* poll();
+
     std::vector<std::unique_ptr<partition_queue>> queues_;
+    /// Non-empty queues by head timestamp, as the binary heap of java.util.PriorityQueue.
+    std::vector<partition_queue*> heap_;
     std::map<const partition_queue*, std::int64_t> idle_deadline_;
 };
 

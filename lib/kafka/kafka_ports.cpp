@@ -1,0 +1,340 @@
+#include "lib/kafka/kafka_ports.hpp"
+
+#include <thread>
+
+#include <kstreams/error.hpp>
+
+#include "lib/core/log.hpp"
+
+namespace kstreams::kafka {
+
+namespace {
+
+std::int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+/// A partition's own librdkafka fetch queue, taken off the consumer queue: records are taken from
+/// it only while the task's buffer has room, so librdkafka's prefetch (queued.min.messages) is the
+/// backpressure. Pausing the partition instead would make librdkafka drop what it prefetched and
+/// fetch it again on resume.
+class fetch_queue {
+public:
+    fetch_queue(rd_kafka_t* consumer, const char* topic, std::int32_t partition, int wake_fd)
+        : q_(rd_kafka_queue_get_partition(consumer, topic, partition)) {
+        if (!q_) return;
+        rd_kafka_queue_forward(q_.get(), nullptr);  // sticks across reassignments (librdkafka's app forwarding)
+        if (wake_fd >= 0) rd_kafka_queue_io_event_enable(q_.get(), wake_fd, "1", 1);
+    }
+    ~fetch_queue() {
+        if (q_) rd_kafka_queue_io_event_enable(q_.get(), -1, nullptr, 0);  // the pipe may close first
+    }
+    fetch_queue(const fetch_queue&) = delete;
+    fetch_queue& operator=(const fetch_queue&) = delete;
+
+    rd_kafka_queue_t* get() const { return q_.get(); }
+
+private:
+    queue_ptr q_;
+};
+
+}  // namespace
+
+d::fetched_record to_fetched(rd_kafka_message_t* m) {
+    d::fetched_record r;
+    if (m->key) r.key = std::string_view(static_cast<const char*>(m->key), m->key_len);
+    if (m->payload) r.value = std::string_view(static_cast<const char*>(m->payload), m->len);
+    r.offset = m->offset;
+    rd_kafka_timestamp_type_t type;
+    r.timestamp = rd_kafka_message_timestamp(m, &type);
+    r.handle = m;
+    return r;
+}
+
+bool decode_headers(const rd_kafka_message_t* m, headers& out) {
+    rd_kafka_headers_t* rh = nullptr;
+    if (rd_kafka_message_headers(m, &rh) != RD_KAFKA_RESP_ERR_NO_ERROR || !rh) return false;
+    const char* name;
+    const void* val;
+    std::size_t size;
+    for (std::size_t i = 0; rd_kafka_header_get_all(rh, i, &name, &val, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i)
+        out.add(name, val ? std::optional<std::string>(std::string(static_cast<const char*>(val), size)) : std::nullopt);
+    return true;
+}
+
+void check_consumer_error(const rd_kafka_message_t* m, const std::string& who) {
+    if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) return;
+    const std::string what =
+        m->rkt ? describe_partition(rd_kafka_topic_name(m->rkt), m->partition) + ": " : std::string();
+    if (m->err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART || m->err == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC ||
+        m->err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED || m->err == RD_KAFKA_RESP_ERR__FATAL)
+        throw streams_error(who + ": consumer error: " + what + rd_kafka_message_errstr(m));
+    KSTREAMS_LOG(warn, who + ": consumer: " + what + rd_kafka_message_errstr(m));
+}
+
+// ---- the group consumer -----------------------------------------------------------------------
+
+struct kafka_consumer_port::partition {
+    std::unique_ptr<fetch_queue> fetch;
+    /// Records that came through the consumer queue (only if the partition's queue could not be
+    /// taken); the partition is paused while they fill the buffer.
+    std::deque<rd_kafka_message_t*> overflow;
+    bool overflow_paused = false;
+    ~partition() {
+        for (auto* m : overflow) rd_kafka_message_destroy(m);
+    }
+};
+
+kafka_consumer_port::kafka_consumer_port(rd_kafka_t* consumer, rd_kafka_t* producer, const d::topic_plan& plan,
+                                         consumer_port_options options, kstreams::metrics& metrics)
+    : consumer_(consumer), producer_(producer), plan_(plan), options_(std::move(options)), metrics_(metrics),
+      purge_queue_(rd_kafka_queue_new(producer)) {}
+
+kafka_consumer_port::~kafka_consumer_port() = default;
+
+bool kafka_consumer_port::poll() {
+    bool any = false;
+    for (int i = 0; i < 10000; ++i) {
+        message_ptr m(rd_kafka_consumer_poll(consumer_, 0));
+        if (!m) break;
+        if (m->err) {
+            check_consumer_error(m.get(), options_.name);
+            continue;
+        }
+        auto it = partitions_.find({rd_kafka_topic_name(m->rkt), m->partition});
+        if (it == partitions_.end()) continue;  // from a partition no longer assigned
+        partition& p = *it->second;
+        p.overflow.push_back(m.release());
+        any = true;
+        if (!p.overflow_paused && p.overflow.size() >= options_.buffered_records_per_partition) {
+            set_paused(it->first, true);
+            p.overflow_paused = true;
+            ++metrics_.counter("partition-pauses");
+        }
+    }
+    return any;
+}
+
+std::vector<std::int64_t> kafka_consumer_port::committed(const std::vector<d::topic_partition>& parts) {
+    std::vector<std::int64_t> out(parts.size(), unknown_offset);
+    if (parts.empty()) return out;
+    tpl_ptr list = make_tpl(static_cast<int>(parts.size()));
+    for (const auto& tp : parts) rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition);
+    if (rd_kafka_committed(consumer_, list.get(), static_cast<int>(options_.timeout.count()))) return out;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const std::int64_t o = list->elems[i].offset;
+        out[i] = o >= 0 ? o : no_offset;
+    }
+    return out;
+}
+
+void kafka_consumer_port::assign(const std::vector<d::topic_partition>& parts,
+                                 const std::vector<std::int64_t>& committed) {
+    tpl_ptr list = make_tpl(static_cast<int>(parts.size()));
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const auto& tp = parts[i];
+        auto* e = rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition);
+        // A partition with no committed offset starts where its source's own reset policy says;
+        // without one, where the consumer's auto.offset.reset does.
+        if (i < committed.size() && committed[i] == no_offset)
+            if (auto it = plan_.offset_reset_of_topic.find(tp.topic); it != plan_.offset_reset_of_topic.end())
+                e->offset = it->second == offset_reset::latest ? RD_KAFKA_OFFSET_END : RD_KAFKA_OFFSET_BEGINNING;
+        auto p = std::make_unique<partition>();
+        p->fetch = std::make_unique<fetch_queue>(consumer_, tp.topic.c_str(), tp.partition, options_.wake_fd);
+        partitions_[tp] = std::move(p);
+    }
+    if (rd_kafka_resp_err_t e = rd_kafka_assign(consumer_, list.get()))
+        throw streams_error(options_.name + ": could not take the assigned partitions: " + rd_kafka_err2str(e));
+}
+
+void kafka_consumer_port::unassign() {
+    partitions_.clear();
+    rd_kafka_assign(consumer_, nullptr);
+}
+
+void kafka_consumer_port::set_paused(const d::topic_partition& tp, bool pause) {
+    tpl_ptr one = make_tpl(1);
+    rd_kafka_topic_partition_list_add(one.get(), tp.topic.c_str(), tp.partition);
+    if (pause) rd_kafka_pause_partitions(consumer_, one.get());
+    else rd_kafka_resume_partitions(consumer_, one.get());
+}
+
+void kafka_consumer_port::pause(const d::topic_partition& tp) { set_paused(tp, true); }
+
+void kafka_consumer_port::resume(const d::topic_partition& tp) { set_paused(tp, false); }
+
+std::size_t kafka_consumer_port::fetch(const d::topic_partition& tp, std::size_t max,
+                                       std::vector<d::fetched_record>& out) {
+    auto it = partitions_.find(tp);
+    if (it == partitions_.end()) return 0;
+    partition& p = *it->second;
+    std::size_t n = 0;
+    while (n < max && !p.overflow.empty()) {
+        out.push_back(to_fetched(p.overflow.front()));
+        p.overflow.pop_front();
+        ++n;
+    }
+    if (p.overflow_paused && p.overflow.size() < options_.buffered_records_per_partition) {
+        set_paused(tp, false);
+        p.overflow_paused = false;
+    }
+    if (n >= max || !p.fetch || !p.fetch->get()) return n;
+    const std::size_t room = std::min(max - n, batch_.size());
+    const ssize_t got = rd_kafka_consume_batch_queue(p.fetch->get(), 0, batch_.data(), room);
+    for (ssize_t i = 0; i < got; ++i) {
+        rd_kafka_message_t* m = batch_[static_cast<std::size_t>(i)];
+        if (m->err) {
+            message_ptr owned(m);
+            check_consumer_error(m, options_.name);
+            continue;
+        }
+        out.push_back(to_fetched(m));
+        ++n;
+    }
+    return n;
+}
+
+void kafka_consumer_port::release(const d::fetched_record& r) noexcept {
+    rd_kafka_message_destroy(static_cast<rd_kafka_message_t*>(r.handle));
+}
+
+const headers* kafka_consumer_port::headers_of(const d::fetched_record& r, headers& scratch) {
+    static const headers none;
+    scratch = headers{};
+    return decode_headers(static_cast<const rd_kafka_message_t*>(r.handle), scratch) ? &scratch : &none;
+}
+
+std::optional<std::int64_t> kafka_consumer_port::lag(const d::topic_partition& tp, std::int64_t received_up_to) {
+    std::int64_t lo = RD_KAFKA_OFFSET_INVALID, hi = RD_KAFKA_OFFSET_INVALID;
+    rd_kafka_get_watermark_offsets(consumer_, tp.topic.c_str(), tp.partition, &lo, &hi);
+    if (hi < 0) return std::nullopt;
+    std::int64_t position = received_up_to;
+    if (position < 0) position = lo;
+    if (position < 0) return std::nullopt;
+    return std::max<std::int64_t>(0, hi - position);
+}
+
+d::consumer_port::commit_result kafka_consumer_port::commit(
+    const std::vector<std::pair<d::topic_partition, std::int64_t>>& offsets) {
+    tpl_ptr list = make_tpl(static_cast<int>(offsets.size()));
+    for (const auto& [tp, offset] : offsets)
+        rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset = offset;
+    const rd_kafka_resp_err_t err = rd_kafka_commit(consumer_, list.get(), 0);
+    if (err == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS || err == RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION ||
+        err == RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID || err == RD_KAFKA_RESP_ERR_FENCED_INSTANCE_ID) {
+        KSTREAMS_LOG(warn, options_.name + ": commit: " + rd_kafka_err2str(err));
+        return commit_result::group_moved;
+    }
+    if (err) throw streams_error(options_.name + ": could not commit offsets: " + rd_kafka_err2str(err));
+    purge_repartition_topics(offsets);
+    return commit_result::ok;
+}
+
+/// Deletes repartition records up to the committed offsets (every 30 s, as Kafka Streams'
+/// repartition.purge.interval.ms); the results are not waited for.
+void kafka_consumer_port::purge_repartition_topics(
+    const std::vector<std::pair<d::topic_partition, std::int64_t>>& committed) {
+    while (event_ptr ev{rd_kafka_queue_poll(purge_queue_.get(), 0)}) {
+        if (rd_kafka_event_error(ev.get()))
+            KSTREAMS_LOG(debug, options_.name + ": purging repartition topics: " + rd_kafka_event_error_string(ev.get()));
+    }
+    if (options_.embedded || plan_.repartition_topics.empty() || now_ms() < next_purge_) return;
+    next_purge_ = now_ms() + 30000;
+    tpl_ptr offsets = make_tpl();
+    for (const auto& [tp, offset] : committed)
+        if (plan_.repartition_topics.count(tp.topic))
+            rd_kafka_topic_partition_list_add(offsets.get(), tp.topic.c_str(), tp.partition)->offset = offset;
+    if (offsets->cnt == 0) return;
+    rd_kafka_DeleteRecords_t* del = rd_kafka_DeleteRecords_new(offsets.get());
+    rd_kafka_DeleteRecords(producer_, &del, 1, nullptr, purge_queue_.get());
+    rd_kafka_DeleteRecords_destroy(del);
+}
+
+// ---- the restore consumer ---------------------------------------------------------------------
+
+kafka_restore_reader::~kafka_restore_reader() {
+    if (!positions_.empty()) rd_kafka_assign(consumer_, nullptr);
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> kafka_restore_reader::offsets(const d::topic_partition& tp) {
+    std::int64_t lo = 0, hi = 0;
+    // Right after a topic is created its partitions may not have a leader yet: retry those.
+    const auto deadline = std::chrono::steady_clock::now() + timeout_;
+    rd_kafka_resp_err_t err;
+    for (;;) {
+        err = rd_kafka_query_watermark_offsets(consumer_, tp.topic.c_str(), tp.partition, &lo, &hi,
+                                               static_cast<int>(timeout_.count()));
+        const bool retriable = err == RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION ||
+                               err == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE ||
+                               err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
+                               err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION || err == RD_KAFKA_RESP_ERR__TRANSPORT;
+        if (!retriable || std::chrono::steady_clock::now() > deadline) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (err)
+        throw streams_error("could not read the end offset of changelog " + describe_partition(tp.topic, tp.partition) +
+                            ": " + rd_kafka_err2str(err));
+    return std::pair<std::int64_t, std::int64_t>{lo, hi};
+}
+
+void kafka_restore_reader::add(const d::topic_partition& tp, std::int64_t from) {
+    positions_[tp] = from;
+    reassign();
+}
+
+void kafka_restore_reader::remove(const d::topic_partition& tp) {
+    if (positions_.erase(tp)) reassign();
+}
+
+void kafka_restore_reader::reassign() {
+    tpl_ptr list = make_tpl(static_cast<int>(positions_.size()));
+    for (const auto& [tp, from] : positions_)
+        rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset =
+            from < 0 ? RD_KAFKA_OFFSET_BEGINNING : from;
+    if (rd_kafka_resp_err_t err = rd_kafka_assign(consumer_, positions_.empty() ? nullptr : list.get()))
+        throw streams_error(std::string("could not assign changelog partitions to the restore consumer: ") +
+                            rd_kafka_err2str(err));
+}
+
+std::size_t kafka_restore_reader::read(std::size_t max, d::restore_sink& sink) {
+    std::size_t n = 0;
+    d::topic_partition current;
+    auto apply = [&] {
+        if (batch_.empty()) return;
+        const std::int64_t last = batch_.back()->offset;
+        positions_[current] = last + 1;
+        sink.on_records(current, records_, last);
+        records_.clear();
+        batch_.clear();
+    };
+    while (n < max) {
+        message_ptr m(rd_kafka_consumer_poll(consumer_, 0));
+        if (!m) break;
+        d::topic_partition tp{m->rkt ? rd_kafka_topic_name(m->rkt) : "", m->partition};
+        if (m->err) {
+            if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+                if (current == tp) apply();
+                if (positions_.count(tp)) sink.on_end(tp);
+            } else {
+                KSTREAMS_LOG(warn, std::string("restore consumer: ") + rd_kafka_message_errstr(m.get()));
+            }
+            continue;
+        }
+        if (!positions_.count(tp)) continue;  // from a partition no longer read
+        if (!batch_.empty() && !(current == tp)) apply();
+        current = std::move(tp);
+        rd_kafka_timestamp_type_t type;
+        records_.push_back({m->key ? std::string_view(static_cast<const char*>(m->key), m->key_len) : std::string_view(),
+                            m->payload ? std::optional<std::string_view>(
+                                             std::string_view(static_cast<const char*>(m->payload), m->len))
+                                       : std::nullopt,
+                            rd_kafka_message_timestamp(m.get(), &type)});
+        batch_.push_back(std::move(m));
+        ++n;
+    }
+    apply();
+    return n;
+}
+
+}  // namespace kstreams::kafka

@@ -1,0 +1,114 @@
+// The task manager's ports over librdkafka: the group consumer (one fetch queue per assigned
+// partition, commits, repartition purging), the restore consumer, and the thread's producer.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include <kstreams/metrics.hpp>
+
+#include "lib/kafka/kafka_collector.hpp"
+#include "lib/kafka/rd.hpp"
+#include "lib/runtime/ports.hpp"
+#include "lib/runtime/topic_plan.hpp"
+
+namespace kstreams::kafka {
+
+namespace d = kstreams::detail;
+
+/// Turns a librdkafka message into a fetched record (the message is its handle).
+d::fetched_record to_fetched(rd_kafka_message_t* m);
+/// Decodes a message's headers into `out`; returns whether it had any.
+bool decode_headers(const rd_kafka_message_t* m, headers& out);
+/// Throws streams_error for a consumer error that must stop the thread, logs the others.
+void check_consumer_error(const rd_kafka_message_t* m, const std::string& who);
+
+struct consumer_port_options {
+    std::string name;  ///< the stream thread's, for messages
+    int wake_fd = -1;  ///< librdkafka writes to it when a partition's queue becomes non-empty
+    std::chrono::milliseconds timeout{60000};
+    std::size_t buffered_records_per_partition = 1000;
+    bool embedded = false;  ///< no DeleteRecords on the mock cluster
+};
+
+class kafka_consumer_port final : public d::consumer_port {
+public:
+    kafka_consumer_port(rd_kafka_t* consumer, rd_kafka_t* producer, const d::topic_plan& plan,
+                        consumer_port_options options, kstreams::metrics& metrics);
+    ~kafka_consumer_port() override;
+
+    /// Serves the consumer queue (rebalance callbacks, errors, records of partitions whose own
+    /// queue could not be taken) without blocking; returns whether any record came.
+    bool poll();
+
+    std::vector<std::int64_t> committed(const std::vector<d::topic_partition>& parts) override;
+    /// The whole assignment (the eager protocol revokes everything first); called from the
+    /// rebalance callback.
+    void assign(const std::vector<d::topic_partition>& parts, const std::vector<std::int64_t>& committed) override;
+    void unassign() override;
+    void pause(const d::topic_partition& tp) override;
+    void resume(const d::topic_partition& tp) override;
+    std::size_t fetch(const d::topic_partition& tp, std::size_t max, std::vector<d::fetched_record>& out) override;
+    void release(const d::fetched_record& r) noexcept override;
+    const headers* headers_of(const d::fetched_record& r, headers& scratch) override;
+    std::optional<std::int64_t> lag(const d::topic_partition& tp, std::int64_t received_up_to) override;
+    commit_result commit(const std::vector<std::pair<d::topic_partition, std::int64_t>>& offsets) override;
+
+private:
+    struct partition;
+    void set_paused(const d::topic_partition& tp, bool pause);
+    void purge_repartition_topics(const std::vector<std::pair<d::topic_partition, std::int64_t>>& committed);
+
+    rd_kafka_t* consumer_;
+    rd_kafka_t* producer_;
+    const d::topic_plan& plan_;
+    consumer_port_options options_;
+    kstreams::metrics& metrics_;
+    std::map<d::topic_partition, std::unique_ptr<partition>> partitions_;
+    std::array<rd_kafka_message_t*, 500> batch_{};
+    queue_ptr purge_queue_;
+    std::int64_t next_purge_ = 0;
+};
+
+/// Reads changelogs with a consumer of its own that is not part of the group.
+class kafka_restore_reader final : public d::restore_reader {
+public:
+    kafka_restore_reader(rd_kafka_t* consumer, std::chrono::milliseconds timeout)
+        : consumer_(consumer), timeout_(timeout) {}
+    ~kafka_restore_reader() override;
+    std::optional<std::pair<std::int64_t, std::int64_t>> offsets(const d::topic_partition& tp) override;
+    void add(const d::topic_partition& tp, std::int64_t from) override;
+    void remove(const d::topic_partition& tp) override;
+    std::size_t read(std::size_t max, d::restore_sink& sink) override;
+
+private:
+    void reassign();
+
+    rd_kafka_t* consumer_;
+    std::chrono::milliseconds timeout_;
+    std::map<d::topic_partition, std::int64_t> positions_;  ///< next offset of each partition read
+    std::vector<message_ptr> batch_;
+    std::vector<restore_record> records_;
+};
+
+/// The thread's producer as the task manager sees it.
+class kafka_producer_port final : public d::producer_port {
+public:
+    kafka_producer_port(kafka_collector& collector, std::chrono::milliseconds timeout)
+        : collector_(collector), timeout_(timeout) {}
+    d::record_collector& collector() override { return collector_; }
+    void poll() override { collector_.poll(); }
+    void flush() override { collector_.flush(timeout_); }
+    const d::checkpoint_offsets& changelog_offsets() override { return collector_.changelog_offsets(); }
+
+private:
+    kafka_collector& collector_;
+    std::chrono::milliseconds timeout_;
+};
+
+}  // namespace kstreams::kafka

@@ -1,0 +1,109 @@
+// The task manager's view of the outside world (DESIGN.md §3): small abstract ports that the Kafka
+// loop implements over librdkafka and the test driver implements in memory. No librdkafka types.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <kstreams/detail/task_context.hpp>
+#include <kstreams/record.hpp>
+#include <kstreams/state/state_store.hpp>
+
+#include "lib/runtime/checkpoint.hpp"
+
+namespace kstreams::detail {
+
+struct topic_partition {
+    std::string topic;
+    std::int32_t partition = 0;
+    auto operator<=>(const topic_partition&) const = default;
+};
+
+std::string describe(const topic_partition& tp);
+
+/// A record fetched from an input partition. Its bytes belong to the consumer port that fetched
+/// it (no copies) until the task manager releases it through that port.
+struct fetched_record {
+    std::optional<std::string_view> key;
+    std::optional<std::string_view> value;
+    std::int64_t offset = 0;
+    std::int64_t timestamp = 0;
+    void* handle = nullptr;  ///< the port's own record, for release() and headers()
+};
+
+/// Where input records come from and where their offsets are committed (a group member).
+class consumer_port {
+public:
+    enum class commit_result { ok, group_moved };
+
+    virtual ~consumer_port() = default;
+    static constexpr std::int64_t no_offset = -1;       ///< nothing committed: the reset policy applies
+    static constexpr std::int64_t unknown_offset = -2;  ///< the lookup failed: the consumer finds it itself
+
+    /// The committed offset (next to read) of each partition, or no_offset / unknown_offset.
+    virtual std::vector<std::int64_t> committed(const std::vector<topic_partition>& parts) = 0;
+    /// Starts fetching `parts`, each from its committed offset (as committed() returned them):
+    /// where its source's reset policy says for no_offset.
+    virtual void assign(const std::vector<topic_partition>& parts, const std::vector<std::int64_t>& committed) = 0;
+    /// Stops fetching everything (a revocation).
+    virtual void unassign() = 0;
+    virtual void pause(const topic_partition& tp) = 0;
+    virtual void resume(const topic_partition& tp) = 0;
+    /// Appends up to `max` records of `tp` to `out` without waiting; returns how many.
+    virtual std::size_t fetch(const topic_partition& tp, std::size_t max, std::vector<fetched_record>& out) = 0;
+    /// Gives a fetched record back once processed or skipped.
+    virtual void release(const fetched_record& r) noexcept = 0;
+    /// The record's headers (filling `scratch` if they must be decoded).
+    virtual const headers* headers_of(const fetched_record& r, headers& scratch) = 0;
+    /// Records known to be on the broker past `received_up_to` (-1: nothing received yet);
+    /// nullopt when not known yet.
+    virtual std::optional<std::int64_t> lag(const topic_partition& tp, std::int64_t received_up_to) = 0;
+    /// Commits the next offsets to read. `group_moved`: the group rebalanced meanwhile, nothing
+    /// committed (the records will be processed again). Other failures throw streams_error.
+    [[nodiscard]] virtual commit_result commit(const std::vector<std::pair<topic_partition, std::int64_t>>& offsets) = 0;
+};
+
+/// Where tasks' records go (the thread's producer).
+class producer_port {
+public:
+    virtual ~producer_port() = default;
+    virtual record_collector& collector() = 0;
+    /// Serves delivery reports without waiting.
+    virtual void poll() {}
+    /// Waits until everything sent is acknowledged; throws streams_error for a failed send under
+    /// the fail policy.
+    virtual void flush() = 0;
+    /// Last acknowledged offset of each changelog partition written so far.
+    virtual const checkpoint_offsets& changelog_offsets() = 0;
+};
+
+/// Receives what a restore_reader read.
+class restore_sink {
+public:
+    virtual ~restore_sink() = default;
+    /// Records of one changelog partition in offset order; `last_offset` is the last one's offset.
+    virtual void on_records(const topic_partition& tp, std::span<const restore_record> records,
+                            std::int64_t last_offset) = 0;
+    /// The partition has nothing more to read right now (its end).
+    virtual void on_end(const topic_partition& tp) = 0;
+};
+
+/// Reads changelog partitions to restore stores (a consumer outside the group).
+class restore_reader {
+public:
+    virtual ~restore_reader() = default;
+    /// The partition's first and end (exclusive) offsets; nullopt when not known yet (ask again).
+    virtual std::optional<std::pair<std::int64_t, std::int64_t>> offsets(const topic_partition& tp) = 0;
+    /// Starts reading `tp` at `from`.
+    virtual void add(const topic_partition& tp, std::int64_t from) = 0;
+    virtual void remove(const topic_partition& tp) = 0;
+    /// Delivers up to about `max` records without blocking for long; returns how many.
+    virtual std::size_t read(std::size_t max, restore_sink& sink) = 0;
+};
+
+}  // namespace kstreams::detail

@@ -1,0 +1,496 @@
+#include "lib/runtime/task_manager.hpp"
+
+#include <algorithm>
+
+#include <kstreams/error.hpp>
+
+#include "lib/core/log.hpp"
+#include "lib/runtime/checkpoint.hpp"
+
+namespace kstreams::detail {
+
+std::string describe(const topic_partition& tp) {
+    return "topic " + tp.topic + ", partition " + std::to_string(tp.partition);
+}
+
+/// One store changelog partition of a restoring task.
+struct task_manager::restore_target {
+    const changelog_registration* reg = nullptr;
+    topic_partition tp;
+    std::int64_t checkpoint = -1;  ///< a persistent store's checkpointed offset, -1 = none
+    std::int64_t end = -1;         ///< the changelog's end when restoration started; -1 = not known yet
+    std::int64_t position = -1;    ///< next changelog offset to apply
+    std::int64_t restored = 0;
+    bool reading = false;  ///< handed to the restore reader
+    bool started = false;  ///< the listener was told it started
+    bool done = false;
+};
+
+struct task_manager::managed_task {
+    std::unique_ptr<stream_task> task;
+    partition_group group;
+    /// Per changelog partition, the next offset the stores do not hold yet (what a checkpoint says).
+    checkpoint_offsets changelog_offsets;
+    checkpoint_offsets checkpointed;  ///< what the task's checkpoint file said when last written
+    std::vector<restore_target> restore;
+    bool restoring = false;
+};
+
+/// Applies what the restore reader delivers to the targets it belongs to.
+class task_manager::restore_applier final : public restore_sink {
+public:
+    restore_applier(task_manager& tm) : tm_(tm) {
+        for (managed_task* t : tm.restoring_)
+            for (auto& target : t->restore)
+                if (target.reading && !target.done) targets_[target.tp] = {t, &target};
+    }
+    void on_records(const topic_partition& tp, std::span<const restore_record> records,
+                    std::int64_t last_offset) override {
+        auto it = targets_.find(tp);
+        if (it == targets_.end() || it->second.second->done) return;
+        auto& [t, target] = it->second;
+        if (!records.empty()) {
+            target->reg->restore(records);
+            const auto n = static_cast<std::int64_t>(records.size());
+            target->restored += n;
+            tm_.env_.metrics->counter("records-restored") += static_cast<std::uint64_t>(n);
+            if (auto* l = tm_.config_.restore_listener)
+                l->on_batch_restored(tp.topic, tp.partition, target->reg->store->name(), last_offset, n);
+        }
+        target->position = last_offset + 1;
+        t->changelog_offsets[{tp.topic, tp.partition}] = target->position;
+        if (target->position >= target->end) tm_.finish_target(*t, *target);
+    }
+    void on_end(const topic_partition& tp) override {
+        auto it = targets_.find(tp);
+        if (it == targets_.end() || it->second.second->done) return;
+        tm_.finish_target(*it->second.first, *it->second.second);
+    }
+
+private:
+    task_manager& tm_;
+    std::map<topic_partition, std::pair<managed_task*, restore_target*>> targets_;
+};
+
+task_manager::task_manager(const topology_model& model, const topology_groups& groups, task_environment& env,
+                           consumer_port& consumer, producer_port& producer, restore_reader& restorer,
+                           subtopology_resolver resolve, task_manager_config config)
+    : model_(model), groups_(groups), env_(env), consumer_(consumer), producer_(producer), restorer_(restorer),
+      resolve_(std::move(resolve)), config_(std::move(config)),
+      processed_(env.metrics->counter("records-processed")) {
+    next_commit_ = env_.wall_clock() + std::max<std::int64_t>(0, config_.commit_interval_ms);
+}
+
+task_manager::~task_manager() {
+    if (active_.empty() && suspended_.empty()) return;
+    try {
+        close(false);
+    } catch (const std::exception& e) {
+        KSTREAMS_LOG(warn, config_.name + ": closing tasks: " + e.what());
+    }
+}
+
+// ---- assignment -------------------------------------------------------------------------------
+
+task_manager::managed_task& task_manager::create(const subtopology_group& sub, kstreams::task_id id) {
+    auto t = std::make_unique<managed_task>();
+    t->task = std::make_unique<stream_task>(model_, groups_, sub, id, env_);
+    if (config_.create_task_directories && !env_.state_dir.empty())
+        std::filesystem::create_directories(t->task->task_directory());
+    t->task->init();
+    managed_task& ref = *t;
+    active_[id] = std::move(t);
+    start_restoring(ref);
+    return ref;
+}
+
+stream_task& task_manager::add_task(const subtopology_group& sub, kstreams::task_id id) {
+    if (auto it = active_.find(id); it != active_.end()) return *it->second->task;
+    if (auto it = suspended_.find(id); it != suspended_.end()) {
+        managed_task& t = *(active_[id] = std::move(it->second));
+        suspended_.erase(it);
+        if (t.restoring) restoring_.push_back(&t);
+        return *t.task;
+    }
+    return *create(sub, id).task;
+}
+
+void task_manager::assign(const std::vector<topic_partition>& parts) {
+    std::vector<topic_partition> added;
+    for (const auto& tp : parts) {
+        if (partitions_.count(tp)) continue;
+        const subtopology_group* sub = resolve_(tp.topic);
+        if (!sub) continue;
+        const kstreams::task_id id{sub->id, tp.partition};
+        add_task(*sub, id);
+        managed_task& t = *active_[id];
+        source_node* src = t.task->source_for(tp.topic);
+        if (!src)
+            throw streams_error(config_.name + ": no source of task " + id.to_string() + " reads topic " + tp.topic);
+        partitions_[tp] = {&t, &t.group.add(tp, src, consumer_)};
+        added.push_back(tp);
+    }
+    close_suspended();
+    if (added.empty()) return;
+    // Where each partition resumes, for the lag estimate of empty partitions.
+    const std::vector<std::int64_t> committed = consumer_.committed(added);
+    for (std::size_t i = 0; i < added.size() && i < committed.size(); ++i)
+        if (committed[i] >= 0) partitions_[added[i]].second->set_start(committed[i]);
+    consumer_.assign(added, committed);
+    for (const auto& tp : added)
+        if (partitions_[tp].first->restoring) consumer_.pause(tp);
+    std::string ids;
+    for (const auto& [id, t] : active_) ids += " " + id.to_string() + (t->restoring ? "(restoring)" : "");
+    KSTREAMS_LOG(info, config_.name + ": assigned " + std::to_string(added.size()) + " partitions, " +
+                           std::to_string(active_.size()) + " tasks:" + ids);
+}
+
+void task_manager::revoke() {
+    commit(true);
+    for (auto& [id, t] : active_) {
+        if (t->restoring) suspend_restoration(*t);
+        t->group = partition_group{};
+        suspended_[id] = std::move(t);
+    }
+    partitions_.clear();
+    active_.clear();
+    restoring_.clear();
+    consumer_.unassign();
+}
+
+void task_manager::lose() {
+    close(false);
+    consumer_.unassign();
+}
+
+void task_manager::close_suspended() {
+    for (auto& [id, t] : suspended_) {
+        close_task(*t, true);
+        write_checkpoint_of(*t, true);
+    }
+    suspended_.clear();
+}
+
+void task_manager::close_task(managed_task& t, bool clean) {
+    if (t.restoring) suspend_restoration(t);
+    try {
+        t.task->close(clean);
+    } catch (const std::exception& e) {
+        if (clean) throw;
+        KSTREAMS_LOG(warn, config_.name + ": closing task " + t.task->id().to_string() + ": " + e.what());
+    }
+}
+
+void task_manager::close(bool clean) {
+    for (auto& [id, t] : suspended_) active_[id] = std::move(t);  // closed below with the rest
+    suspended_.clear();
+    restoring_.clear();
+    for (auto& [id, t] : active_)
+        if (t->restoring) restoring_.push_back(t.get());
+    if (clean) commit(true);
+    for (auto& [id, t] : active_) close_task(*t, clean);
+    restoring_.clear();
+    if (clean) {
+        producer_.flush();
+        for (auto& [id, t] : active_) write_checkpoint_of(*t, true);
+    }
+    partitions_.clear();
+    active_.clear();
+}
+
+// ---- restoration ------------------------------------------------------------------------------
+
+void task_manager::start_restoring(managed_task& t) {
+    checkpoint_offsets cp;
+    if (t.task->has_persistent_stores() && !env_.state_dir.empty()) cp = read_checkpoint(t.task->task_directory());
+    for (const auto& reg : t.task->changelogs()) {
+        restore_target target;
+        target.reg = &reg;
+        target.tp = {reg.topic, t.task->id().partition};
+        if (reg.store->persistent())
+            if (auto it = cp.find({reg.topic, target.tp.partition}); it != cp.end()) target.checkpoint = it->second;
+        t.restore.push_back(std::move(target));
+    }
+    if (t.restore.empty()) return;
+    t.restoring = true;
+    restoring_.push_back(&t);
+    last_restore_progress_ = std::chrono::steady_clock::now();
+}
+
+void task_manager::suspend_restoration(managed_task& t) {
+    for (auto& target : t.restore)
+        if (target.reading) {
+            restorer_.remove(target.tp);
+            target.reading = false;
+        }
+}
+
+void task_manager::finish_target(managed_task& t, restore_target& target) {
+    target.done = true;  // restore_step takes it off the reader once the read returns
+    if (target.end > 0) t.changelog_offsets[{target.tp.topic, target.tp.partition}] = target.end;
+    if (target.started)
+        if (auto* l = config_.restore_listener)
+            l->on_restore_end(target.tp.topic, target.tp.partition, target.reg->store->name(), target.restored);
+    if (target.restored > 0)
+        KSTREAMS_LOG(info, config_.name + ": restored " + std::to_string(target.restored) + " records of store " +
+                               target.reg->store->name() + " from " + describe(target.tp));
+}
+
+void task_manager::finish_restoring(managed_task& t) {
+    t.restoring = false;
+    t.restore.clear();
+    restoring_.erase(std::remove(restoring_.begin(), restoring_.end(), &t), restoring_.end());
+    for (auto& q : t.group.queues()) consumer_.resume(q->tp());
+}
+
+bool task_manager::restore_step() {
+    if (restoring_.empty()) return false;
+    bool progressed = false;
+    bool reading = false;
+    for (managed_task* t : restoring_)
+        for (auto& target : t->restore) {
+            if (target.done) continue;
+            if (target.end < 0) {
+                const auto offsets = restorer_.offsets(target.tp);
+                if (!offsets) continue;
+                const auto [lo, hi] = *offsets;
+                std::int64_t start = target.checkpoint;
+                if (start > hi) {
+                    KSTREAMS_LOG(warn, config_.name + ": store " + target.reg->store->name() +
+                                           ": its checkpoint is past the end of changelog " + describe(target.tp) +
+                                           "; restoring from the beginning");
+                    start = -1;
+                }
+                start = std::max(lo, start < 0 ? lo : start);
+                target.end = hi;
+                target.position = start;
+                progressed = true;
+                if (start >= hi) {
+                    finish_target(*t, target);
+                    continue;
+                }
+                target.started = true;
+                if (auto* l = config_.restore_listener)
+                    l->on_restore_start(target.tp.topic, target.tp.partition, target.reg->store->name(), start, hi);
+            }
+            if (!target.reading) {
+                restorer_.add(target.tp, target.position);
+                target.reading = true;
+                progressed = true;
+            }
+            reading = true;
+        }
+    if (reading) {
+        restore_applier applier(*this);
+        if (restorer_.read(config_.restore_batch, applier) > 0) progressed = true;
+        for (managed_task* t : restoring_)
+            for (auto& target : t->restore)
+                if (target.done && target.reading) {
+                    restorer_.remove(target.tp);
+                    target.reading = false;
+                }
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (progressed) last_restore_progress_ = now;
+    for (std::size_t i = 0; i < restoring_.size();) {
+        managed_task* t = restoring_[i];
+        if (std::all_of(t->restore.begin(), t->restore.end(), [](const restore_target& x) { return x.done; })) {
+            finish_restoring(*t);
+            progressed = true;
+        } else {
+            ++i;
+        }
+    }
+    if (!restoring_.empty() && now - last_restore_progress_ > config_.restore_stall_timeout) {
+        std::string names;
+        for (managed_task* t : restoring_)
+            for (const auto& target : t->restore)
+                if (!target.done) {
+                    names.append(" ").append(describe(target.tp));
+                    names.append(" (store ").append(target.reg->store->name()).append(")");
+                }
+        throw streams_error(config_.name + ": restoring state stalled for " +
+                            std::to_string(config_.restore_stall_timeout.count()) + " ms on changelog" + names);
+    }
+    return progressed;
+}
+
+// ---- processing -------------------------------------------------------------------------------
+
+bool task_manager::fill(const topic_partition& tp) {
+    auto it = partitions_.find(tp);
+    if (it == partitions_.end()) return false;
+    auto [t, q] = it->second;
+    if (t->restoring) return false;
+    const std::size_t limit = std::max<std::size_t>(1, config_.buffered_records_per_partition);
+    if (q->size() >= limit) return false;
+    fetch_buffer_.clear();
+    const std::size_t n = consumer_.fetch(tp, std::min<std::size_t>(limit - q->size(), 500), fetch_buffer_);
+    for (const auto& r : fetch_buffer_) q->push(r);
+    fetch_buffer_.clear();
+    if (n == 0) return false;
+    t->group.pushed(*q, *t->task);
+    return true;
+}
+
+bool task_manager::fill_buffers() {
+    bool any = false;
+    for (auto& [tp, slot] : partitions_) any = fill(tp) || any;
+    return any;
+}
+
+namespace {
+/// Gives a fetched record back to its port however processing ends.
+struct release_guard {
+    consumer_port& port;
+    const fetched_record& r;
+    ~release_guard() { port.release(r); }
+};
+}  // namespace
+
+void task_manager::process_one(managed_task& t, partition_queue& q) {
+    const std::int64_t ts = q.head_timestamp();
+    const fetched_record r = t.group.take(q, *t.task);
+    release_guard guard{q.owner(), r};
+    const raw_record raw = q.raw(r, scratch_);
+    t.task->process(*q.source(), raw, ts);
+    q.processed(r.offset);
+    ++processed_;
+    t.task->maybe_punctuate_stream_time();
+}
+
+bool task_manager::process(std::optional<std::int64_t>& idle_until) {
+    bool progressed = false;
+    const std::int64_t now = env_.wall_clock();
+    auto lag_of = [this](const partition_queue& q) { return consumer_.lag(q.tp(), q.received_up_to()); };
+    for (auto& [id, t] : active_) {
+        if (t->restoring) continue;
+        std::size_t n = 0;
+        while (n < config_.records_per_round) {
+            partition_queue* q = t->group.next(now, config_.max_task_idle_ms, lag_of, idle_until);
+            if (!q) break;
+            process_one(*t, *q);
+            ++n;
+        }
+        progressed = progressed || n > 0;
+    }
+    return progressed;
+}
+
+bool task_manager::punctuate_wall_clock() {
+    bool any = false;
+    for (auto& [id, t] : active_)
+        if (!t->restoring && t->task->maybe_punctuate_wall_clock()) any = true;
+    return any;
+}
+
+bool task_manager::maybe_commit() {
+    bool wanted = false;
+    for (auto& [id, t] : active_) wanted = wanted || t->task->commit_requested();
+    if (!wanted && (config_.commit_interval_ms < 0 || env_.wall_clock() < next_commit_)) return false;
+    commit(false);
+    next_commit_ = env_.wall_clock() + std::max<std::int64_t>(0, config_.commit_interval_ms);
+    return true;
+}
+
+void task_manager::commit(bool force_checkpoint) {
+    if (active_.empty()) return;
+    for (auto& [id, t] : active_)
+        if (!t->restoring) t->task->flush();
+    producer_.flush();
+    std::vector<std::pair<topic_partition, std::int64_t>> offsets;
+    std::vector<partition_queue*> queues;
+    for (auto& [id, t] : active_)
+        for (auto& q : t->group.queues())
+            if (q->committable() >= 0 && q->committable() != q->committed) {
+                offsets.emplace_back(q->tp(), q->committable());
+                queues.push_back(q.get());
+            }
+    if (!offsets.empty()) {
+        if (consumer_.commit(offsets) == consumer_port::commit_result::ok) {
+            for (std::size_t i = 0; i < queues.size(); ++i) queues[i]->committed = offsets[i].second;
+        } else {
+            KSTREAMS_LOG(warn, config_.name +
+                                   ": commit failed because the group moved on; the records since the last commit "
+                                   "will be processed again");
+        }
+    }
+    for (auto& [id, t] : active_)
+        if (!t->restoring || force_checkpoint) write_checkpoint_of(*t, force_checkpoint);
+    for (auto& [id, t] : active_) t->task->clear_commit_request();
+}
+
+/// Records how far the task's stores hold their changelogs; for persistent stores, on disk too.
+/// As Kafka Streams' checkpoint file, the offset written is the next one to restore from (the
+/// last acknowledged changelog offset + 1).
+void task_manager::write_checkpoint_of(managed_task& t, bool force) {
+    const std::int32_t partition = t.task->id().partition;
+    const auto& acked = producer_.changelog_offsets();
+    for (const auto& reg : t.task->changelogs())
+        if (auto it = acked.find({reg.topic, partition}); it != acked.end())
+            t.changelog_offsets[it->first] = std::max(t.changelog_offsets[it->first], it->second + 1);
+    if (env_.state_dir.empty() || !t.task->has_persistent_stores()) return;
+    checkpoint_offsets persistent;
+    std::int64_t moved = 0;
+    for (const auto& reg : t.task->changelogs())
+        if (reg.store->persistent())
+            if (auto it = t.changelog_offsets.find({reg.topic, partition}); it != t.changelog_offsets.end()) {
+                persistent.insert(*it);
+                auto before = t.checkpointed.find(it->first);
+                moved += it->second - (before == t.checkpointed.end() ? 0 : before->second);
+            }
+    if (!force && moved <= config_.checkpoint_delta) return;
+    if (persistent == t.checkpointed && !t.checkpointed.empty()) return;  // unchanged
+    // The WAL is off: the stores' memtables must be on disk before the checkpoint says so.
+    t.task->flush_stores();
+    write_checkpoint(t.task->task_directory(), persistent);
+    t.checkpointed = std::move(persistent);
+}
+
+// ---- queries ----------------------------------------------------------------------------------
+
+std::int64_t task_manager::next_deadline() const {
+    std::int64_t deadline = config_.commit_interval_ms >= 0 ? next_commit_ : INT64_MAX;
+    for (const auto& [id, t] : active_)
+        if (!t->restoring) deadline = std::min(deadline, t->task->next_wall_clock_punctuation());
+    return deadline;
+}
+
+bool task_manager::has_buffered() const {
+    for (const auto& [id, t] : active_)
+        if (!t->restoring && t->group.has_buffered()) return true;
+    return false;
+}
+
+std::vector<restoration_progress> task_manager::restoration() const {
+    std::vector<restoration_progress> out;
+    for (const managed_task* t : restoring_)
+        for (const auto& target : t->restore)
+            out.push_back({t->task->id(), target.reg->store->name(), target.tp, target.restored,
+                           target.end < 0 ? -1 : std::max<std::int64_t>(0, target.end - std::max(target.position, std::int64_t{0}))});
+    return out;
+}
+
+stream_task* task_manager::find_task(kstreams::task_id id) {
+    auto it = active_.find(id);
+    return it == active_.end() ? nullptr : it->second->task.get();
+}
+
+std::vector<stream_task*> task_manager::tasks() {
+    std::vector<stream_task*> out;
+    for (auto& [id, t] : active_) out.push_back(t->task.get());
+    return out;
+}
+
+std::vector<kstreams::task_id> task_manager::suspended_tasks() const {
+    std::vector<kstreams::task_id> out;
+    for (const auto& [id, t] : suspended_) out.push_back(id);
+    return out;
+}
+
+bool task_manager::is_restoring(kstreams::task_id id) const {
+    auto it = active_.find(id);
+    return it != active_.end() && it->second->restoring;
+}
+
+}  // namespace kstreams::detail

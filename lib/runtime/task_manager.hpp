@@ -1,0 +1,150 @@
+// The runtime core (DESIGN.md §3): one task manager per stream thread, and one for the test driver.
+// It owns the active and suspended tasks, their partition groups, punctuation, the commit protocol
+// (flush caches, flush the producer, commit offsets, checkpoint) and restoration as a state machine
+// that advances a bounded batch per step. It talks to the outside only through the ports of
+// ports.hpp, so the Kafka loop and the test driver run the same code.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <kstreams/state/restore_listener.hpp>
+#include <kstreams/task_id.hpp>
+
+#include "lib/runtime/partition_group.hpp"
+#include "lib/runtime/ports.hpp"
+#include "lib/runtime/stream_task.hpp"
+
+namespace kstreams::detail {
+
+struct task_manager_config {
+    std::string name = "task-manager";  ///< for messages: the stream thread's name
+    /// max.task.idle.ms; negative: never wait for an empty partition.
+    std::int64_t max_task_idle_ms = 0;
+    std::size_t buffered_records_per_partition = 1000;
+    /// Records a task processes per round before the others get their turn.
+    std::size_t records_per_round = 1000;
+    /// commit.interval.ms; 0 commits after every round, negative only when a processor asks.
+    std::int64_t commit_interval_ms = 30000;
+    /// Restoration fails naming the store if no changelog record arrives for this long.
+    std::chrono::milliseconds restore_stall_timeout{60000};
+    /// Changelog records applied per restore step (and per batch a store's restore sees).
+    std::size_t restore_batch = 1000;
+    state_restore_listener* restore_listener = nullptr;
+    /// Under at-least-once a commit writes a checkpoint only once the changelogs moved more than
+    /// this far past the last one (as Kafka Streams); suspending and closing always write one.
+    std::int64_t checkpoint_delta = 10000;
+    /// Creates each task's directory under the state directory when the task is created (the Kafka
+    /// runtime; the test driver leaves that to the stores).
+    bool create_task_directories = true;
+};
+
+/// Restoration progress of one store's changelog partition.
+struct restoration_progress {
+    kstreams::task_id task;
+    std::string store;
+    topic_partition changelog;
+    std::int64_t restored = 0;
+    std::int64_t remaining = -1;  ///< -1 while the end offset is not known yet
+};
+
+class task_manager {
+public:
+    /// The sub-topology whose tasks read `topic` (already prefixed), or nullptr if none does.
+    using subtopology_resolver = std::function<const subtopology_group*(std::string_view topic)>;
+
+    task_manager(const topology_model& model, const topology_groups& groups, task_environment& env,
+                 consumer_port& consumer, producer_port& producer, restore_reader& restorer,
+                 subtopology_resolver resolve, task_manager_config config);
+    ~task_manager();
+    task_manager(const task_manager&) = delete;
+    task_manager& operator=(const task_manager&) = delete;
+
+    // ---- assignment ---------------------------------------------------------------------------
+    /// Adds partitions to the assignment: their tasks come back from suspension as they were, or
+    /// are created and start restoring; suspended tasks not assigned again are closed. Looks up the
+    /// committed offsets and hands the partitions to the consumer.
+    void assign(const std::vector<topic_partition>& parts);
+    /// Creates (or returns) a task without partitions yet, restoring its stores.
+    stream_task& add_task(const subtopology_group& sub, kstreams::task_id id);
+    /// Eager revocation: commits, then suspends every task (state kept, restoration paused) in case
+    /// it is assigned again; buffered records are dropped (refetched from the commit).
+    void revoke();
+    /// The partitions were lost (or the thread failed): closes every task without committing.
+    void lose();
+
+    // ---- one turn of the loop ---------------------------------------------------------------
+    /// Applies up to one batch of changelog records to restoring stores; tasks whose stores are
+    /// all restored start processing. Returns whether anything happened.
+    bool restore_step();
+    /// Tops up the buffers of running tasks from the consumer; returns whether anything came.
+    bool fill_buffers();
+    /// Tops up one partition's buffer (the test driver, in the order records arrive).
+    bool fill(const topic_partition& tp);
+    /// Processes up to records_per_round records per running task. `idle_until` is set to when a
+    /// task waiting on an empty partition gives up waiting. Returns whether any was processed.
+    bool process(std::optional<std::int64_t>& idle_until);
+    /// Fires due wall-clock punctuations; returns whether any fired.
+    bool punctuate_wall_clock();
+    /// Commits if a processor asked or commit.interval.ms passed; returns whether it committed.
+    bool maybe_commit();
+    /// The commit protocol: flush caches, flush the producer, commit offsets, then checkpoint
+    /// (always when `force_checkpoint`, else once enough was logged since the last one).
+    void commit(bool force_checkpoint = false);
+    /// Closes every task. A clean close commits first and writes checkpoints; a dirty one drops
+    /// what the caches hold.
+    void close(bool clean);
+    /// Earliest wall-clock time something is due (commit, punctuation).
+    std::int64_t next_deadline() const;
+
+    // ---- queries ------------------------------------------------------------------------------
+    bool restoring() const { return !restoring_.empty(); }
+    bool has_buffered() const;
+    std::vector<restoration_progress> restoration() const;
+    stream_task* find_task(kstreams::task_id id);
+    std::vector<stream_task*> tasks();
+    std::vector<kstreams::task_id> suspended_tasks() const;
+    bool is_restoring(kstreams::task_id id) const;
+
+private:
+    struct managed_task;
+    struct restore_target;
+    class restore_applier;
+
+    managed_task& create(const subtopology_group& sub, kstreams::task_id id);
+    void start_restoring(managed_task& t);
+    void finish_restoring(managed_task& t);
+    void finish_target(managed_task& t, restore_target& target);
+    void close_suspended();
+    void close_task(managed_task& t, bool clean);
+    void write_checkpoint_of(managed_task& t, bool force);
+    void suspend_restoration(managed_task& t);
+    void process_one(managed_task& t, partition_queue& q);
+
+    const topology_model& model_;
+    const topology_groups& groups_;
+    task_environment& env_;
+    consumer_port& consumer_;
+    producer_port& producer_;
+    restore_reader& restorer_;
+    subtopology_resolver resolve_;
+    task_manager_config config_;
+
+    std::map<kstreams::task_id, std::unique_ptr<managed_task>> active_;
+    std::map<kstreams::task_id, std::unique_ptr<managed_task>> suspended_;
+    std::map<topic_partition, std::pair<managed_task*, partition_queue*>> partitions_;
+    std::vector<managed_task*> restoring_;
+    std::vector<fetched_record> fetch_buffer_;
+    std::int64_t next_commit_ = 0;
+    std::chrono::steady_clock::time_point last_restore_progress_{};
+    headers scratch_;
+    std::uint64_t& processed_;
+};
+
+}  // namespace kstreams::detail
