@@ -216,10 +216,10 @@ std::optional<std::int64_t> kafka_consumer_port::lag(const d::topic_partition& t
 }
 
 d::consumer_port::commit_result kafka_consumer_port::commit(
-    const std::vector<std::pair<d::topic_partition, std::int64_t>>& offsets) {
+    std::span<const d::partition_offset> offsets) {
     tpl_ptr list = make_tpl(static_cast<int>(offsets.size()));
     for (const auto& [tp, offset] : offsets)
-        rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset = offset;
+        rd_kafka_topic_partition_list_add(list.get(), tp->topic.c_str(), tp->partition)->offset = offset;
     const rd_kafka_resp_err_t err = rd_kafka_commit(consumer_, list.get(), 0);
     if (err == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS || err == RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION ||
         err == RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID || err == RD_KAFKA_RESP_ERR_FENCED_INSTANCE_ID) {
@@ -234,7 +234,7 @@ d::consumer_port::commit_result kafka_consumer_port::commit(
 /// Deletes repartition records up to the committed offsets (every 30 s, as Kafka Streams'
 /// repartition.purge.interval.ms); the results are not waited for.
 void kafka_consumer_port::purge_repartition_topics(
-    const std::vector<std::pair<d::topic_partition, std::int64_t>>& committed) {
+    std::span<const d::partition_offset> committed) {
     while (event_ptr ev{rd_kafka_queue_poll(purge_queue_.get(), 0)}) {
         if (rd_kafka_event_error(ev.get()))
             KSTREAMS_LOG(debug, options_.name + ": purging repartition topics: " + rd_kafka_event_error_string(ev.get()));
@@ -243,8 +243,8 @@ void kafka_consumer_port::purge_repartition_topics(
     next_purge_ = now_ms() + 30000;
     tpl_ptr offsets = make_tpl();
     for (const auto& [tp, offset] : committed)
-        if (plan_.repartition_topics.count(tp.topic))
-            rd_kafka_topic_partition_list_add(offsets.get(), tp.topic.c_str(), tp.partition)->offset = offset;
+        if (plan_.repartition_topics.count(tp->topic))
+            rd_kafka_topic_partition_list_add(offsets.get(), tp->topic.c_str(), tp->partition)->offset = offset;
     if (offsets->cnt == 0) return;
     rd_kafka_DeleteRecords_t* del = rd_kafka_DeleteRecords_new(offsets.get());
     rd_kafka_DeleteRecords(producer_, &del, 1, nullptr, purge_queue_.get());

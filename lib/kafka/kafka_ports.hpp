@@ -57,12 +57,12 @@ public:
     void release(const d::fetched_record& r) noexcept override;
     const headers* headers_of(const d::fetched_record& r, headers& scratch) override;
     std::optional<std::int64_t> lag(const d::topic_partition& tp, std::int64_t received_up_to) override;
-    commit_result commit(const std::vector<std::pair<d::topic_partition, std::int64_t>>& offsets) override;
+    commit_result commit(std::span<const d::partition_offset> offsets) override;
 
 private:
     struct partition;
     void set_paused(const d::topic_partition& tp, bool pause);
-    void purge_repartition_topics(const std::vector<std::pair<d::topic_partition, std::int64_t>>& committed);
+    void purge_repartition_topics(std::span<const d::partition_offset> committed);
 
     rd_kafka_t* consumer_;
     rd_kafka_t* producer_;

@@ -26,6 +26,12 @@ struct topic_partition {
 
 std::string describe(const topic_partition& tp);
 
+/// An offset to commit for a partition (the partition is the task manager's, not copied).
+struct partition_offset {
+    const topic_partition* tp = nullptr;
+    std::int64_t offset = 0;
+};
+
 /// A record fetched from an input partition. Its bytes belong to the consumer port that fetched
 /// it (no copies) until the task manager releases it through that port.
 struct fetched_record {
@@ -65,7 +71,7 @@ public:
     virtual std::optional<std::int64_t> lag(const topic_partition& tp, std::int64_t received_up_to) = 0;
     /// Commits the next offsets to read. `group_moved`: the group rebalanced meanwhile, nothing
     /// committed (the records will be processed again). Other failures throw streams_error.
-    [[nodiscard]] virtual commit_result commit(const std::vector<std::pair<topic_partition, std::int64_t>>& offsets) = 0;
+    [[nodiscard]] virtual commit_result commit(std::span<const partition_offset> offsets) = 0;
 };
 
 /// Where tasks' records go (the thread's producer).

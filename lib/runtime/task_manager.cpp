@@ -398,17 +398,19 @@ void task_manager::commit(bool force_checkpoint) {
     for (auto& [id, t] : active_)
         if (!t->restoring) t->task->flush();
     producer_.flush();
-    std::vector<std::pair<topic_partition, std::int64_t>> offsets;
-    std::vector<partition_queue*> queues;
+    auto& offsets = commit_offsets_;
+    auto& queues = commit_queues_;
+    offsets.clear();
+    queues.clear();
     for (auto& [id, t] : active_)
         for (auto& q : t->group.queues())
             if (q->committable() >= 0 && q->committable() != q->committed) {
-                offsets.emplace_back(q->tp(), q->committable());
+                offsets.push_back({&q->tp(), q->committable()});
                 queues.push_back(q.get());
             }
     if (!offsets.empty()) {
         if (consumer_.commit(offsets) == consumer_port::commit_result::ok) {
-            for (std::size_t i = 0; i < queues.size(); ++i) queues[i]->committed = offsets[i].second;
+            for (std::size_t i = 0; i < queues.size(); ++i) queues[i]->committed = offsets[i].offset;
         } else {
             KSTREAMS_LOG(warn, config_.name +
                                    ": commit failed because the group moved on; the records since the last commit "

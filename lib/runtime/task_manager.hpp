@@ -141,6 +141,8 @@ private:
     std::map<topic_partition, std::pair<managed_task*, partition_queue*>> partitions_;
     std::vector<managed_task*> restoring_;
     std::vector<fetched_record> fetch_buffer_;
+    std::vector<partition_offset> commit_offsets_;
+    std::vector<partition_queue*> commit_queues_;
     std::int64_t next_commit_ = 0;
     std::chrono::steady_clock::time_point last_restore_progress_{};
     headers scratch_;

@@ -33,7 +33,7 @@ public:
     void release(const d::fetched_record& r) noexcept override;
     const headers* headers_of(const d::fetched_record& r, headers&) override;
     std::optional<std::int64_t> lag(const d::topic_partition&, std::int64_t) override { return 0; }
-    commit_result commit(const std::vector<std::pair<d::topic_partition, std::int64_t>>&) override {
+    commit_result commit(std::span<const d::partition_offset>) override {
         return commit_result::ok;
     }
 

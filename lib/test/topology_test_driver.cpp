@@ -81,7 +81,7 @@ struct topology_test_driver::impl {
     detail_impl::memory_restorer restorer{changelog_history};
     std::unique_ptr<detail::task_manager> manager;
     detail::stream_task* task = nullptr;
-    std::set<std::string, std::less<>> assigned;
+    std::map<std::string, detail::topic_partition, std::less<>> assigned;  ///< input partitions so far
     bool closing = false;
 
     impl(const topology& t, driver_config c)
@@ -153,8 +153,12 @@ struct topology_test_driver::impl {
     /// Appends a record to its input partition and hands it to the task at once (so records of
     /// several topics queue in the order they arrived, as Kafka's test driver queues them).
     void enqueue(const produced_record& r) {
-        const detail::topic_partition tp{r.topic, 0};
-        if (assigned.insert(r.topic).second) manager->assign({tp});
+        auto it = assigned.find(r.topic);
+        if (it == assigned.end()) {
+            it = assigned.emplace(r.topic, detail::topic_partition{r.topic, 0}).first;
+            manager->assign({it->second});
+        }
+        const detail::topic_partition& tp = it->second;
         consumer.append(tp, r);
         manager->fill(tp);
     }

@@ -84,13 +84,17 @@ struct fake_consumer final : detail::consumer_port {
     }
     const headers* headers_of(const detail::fetched_record&, headers& scratch) override { return &scratch; }
     std::optional<std::int64_t> lag(const topic_partition&, std::int64_t) override { return 0; }
-    commit_result commit(const std::vector<std::pair<topic_partition, std::int64_t>>& offsets) override {
+    commit_result commit(std::span<const detail::partition_offset> offsets) override {
         if (during_commit) during_commit();
         str line = "commit";
-        for (const auto& [tp, o] : offsets) line += " " + tp.topic + "-" + std::to_string(tp.partition) + "@" + std::to_string(o);
+        std::vector<std::pair<topic_partition, std::int64_t>> copy;
+        for (const auto& [tp, o] : offsets) {
+            line += " " + tp->topic + "-" + std::to_string(tp->partition) + "@" + std::to_string(o);
+            copy.emplace_back(*tp, o);
+        }
         log.push_back(line);
         if (commit_behaviour == on_commit::fail) throw streams_error("commit refused");
-        commits.push_back(offsets);
+        commits.push_back(copy);
         return commit_behaviour == on_commit::ok ? commit_result::ok : commit_result::group_moved;
     }
 };
