@@ -67,6 +67,13 @@ struct stream_thread::state {
     bool failed = false;
     bool armed = false;       ///< an fd wait is pending
     bool rebalancing = false;  ///< told the app; ends once the assigned tasks are restored
+    bool closing = false;      ///< the consumer is closing: rebalances are applied in the callback
+    struct pending_change {
+        bool assign = false;
+        bool lost = false;
+        std::vector<topic_partition> parts;
+    };
+    std::vector<pending_change> pending;  ///< recorded by the rebalance callback, applied by the loop
     std::chrono::milliseconds client_timeout;
 
     state(stream_thread& s, app_context& c)
@@ -203,21 +210,43 @@ struct stream_thread::state {
         }
     }
 
+    /// The callback only records the change (it runs inside librdkafka's poll); the loop applies
+    /// it: committed offsets, opening the tasks' stores and their restoration happen there, while
+    /// polling goes on. librdkafka waits for the assign/unassign call meanwhile. While the
+    /// consumer closes, the change is applied at once (the close waits for it).
     void on_rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts) {
         set_rebalancing(true);
-        if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-            std::vector<topic_partition> assigned;
-            for (int i = 0; i < parts->cnt; ++i) assigned.push_back({parts->elems[i].topic, parts->elems[i].partition});
-            // The task manager looks up committed offsets and takes the partitions; the tasks'
-            // stores restore stepwise in the loop, which keeps polling meanwhile.
-            tasks->assign(assigned);
-            if (!tasks->restoring()) set_rebalancing(false);
-        } else {
-            const bool lost = rd_kafka_assignment_lost(consumer.get());
-            if (lost) KSTREAMS_LOG(warn, name + ": partitions lost; closing tasks without committing");
-            if (lost || failed) tasks->lose();
-            else tasks->revoke();
-            publish_metrics();
+        pending_change change;
+        change.assign = err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS;
+        for (int i = 0; i < parts->cnt; ++i) change.parts.push_back({parts->elems[i].topic, parts->elems[i].partition});
+        change.lost = !change.assign && rd_kafka_assignment_lost(consumer.get());
+        pending.push_back(std::move(change));
+        if (closing) apply_rebalance();
+    }
+
+    /// Applies the recorded assignment changes, in order.
+    void apply_rebalance() {
+        while (!pending.empty()) {
+            pending_change change = std::move(pending.front());
+            pending.erase(pending.begin());
+            try {
+                if (change.assign) {
+                    // The task manager looks up committed offsets and takes the partitions; the
+                    // tasks' stores restore stepwise in the loop.
+                    tasks->assign(change.parts);
+                    if (!tasks->restoring()) set_rebalancing(false);
+                } else {
+                    if (change.lost) KSTREAMS_LOG(warn, name + ": partitions lost; closing tasks without committing");
+                    if (change.lost || failed) tasks->lose();
+                    else tasks->revoke();
+                    publish_metrics();
+                }
+            } catch (...) {
+                failed = true;
+                pending.clear();
+                rd_kafka_assign(consumer.get(), nullptr);
+                throw;
+            }
         }
     }
 
@@ -237,6 +266,7 @@ struct stream_thread::state {
     bool poll_consumer() {
         const bool any = consumer_port->poll();
         if (callback_error) std::rethrow_exception(callback_error);
+        apply_rebalance();
         return tasks->fill_buffers() || any;
     }
 
@@ -286,8 +316,10 @@ struct stream_thread::state {
     /// A clean stop: commit, close the tasks (checkpoints), leave the group (a static member
     /// stays in it until its session times out, so it gets its tasks back on restart).
     void shutdown() {
+        apply_rebalance();
         tasks->close(true);
         publish_metrics();
+        closing = true;
         rd_kafka_consumer_close(consumer.get());
         collector->flush(client_timeout);
         KSTREAMS_LOG(info, name + ": stopped");
@@ -296,11 +328,13 @@ struct stream_thread::state {
     /// After a failure: close the tasks without committing, then the consumer.
     void abandon() {
         failed = true;
+        pending.clear();
         try {
             if (tasks) tasks->close(false);
         } catch (const std::exception& e) {
             KSTREAMS_LOG(warn, name + ": " + e.what());
         }
+        closing = true;
         if (consumer) rd_kafka_consumer_close(consumer.get());
     }
 };
