@@ -36,6 +36,13 @@ inline constexpr std::string_view dropped_late = "dropped-records.late";
 inline constexpr std::string_view skipped_deserialization = "skipped-records.deserialization-error";
 inline constexpr std::string_view skipped_invalid_timestamp = "skipped-records.invalid-timestamp";
 inline constexpr std::string_view dropped_production_error = "dropped-records.production-error";
+/// Progress, published at least once per poll round of each stream thread: records processed,
+/// handed to the producer (all topics), acknowledged by the brokers, and per input partition the
+/// consumer lag (`records-lag.<topic>.<partition>`: records in the log past the last one fetched).
+inline constexpr std::string_view records_processed = "records-processed";
+inline constexpr std::string_view records_produced = "records-produced";
+inline constexpr std::string_view records_acknowledged = "records-acknowledged";
+inline constexpr std::string_view records_lag_prefix = "records-lag.";
 }  // namespace metric
 
 }  // namespace kstreams

@@ -13,7 +13,8 @@ kafka_collector::kafka_collector(std::map<std::string, std::string> settings, pr
                                  std::optional<std::map<std::string, std::string>> sink_settings,
                                  std::set<std::string, std::less<>> internal_topics)
     : policy_(policy), metrics_(metrics), partition_counts_(std::move(partition_counts)),
-      changelog_topics_(std::move(changelog_topics)), internal_topics_(std::move(internal_topics)) {
+      changelog_topics_(std::move(changelog_topics)), internal_topics_(std::move(internal_topics)),
+      produced_(metrics.counter(metric::records_produced)), acknowledged_(metrics.counter(metric::records_acknowledged)) {
     auto make = [this](const std::map<std::string, std::string>& s, const char* kind) {
         conf_ptr conf = make_conf(s, kind);
         rd_kafka_conf_set_dr_msg_cb(conf.get(), &kafka_collector::on_delivery);
@@ -71,7 +72,10 @@ void kafka_collector::send(std::string_view topic, std::optional<std::int32_t> p
             e.rk, RD_KAFKA_V_RKT(e.rkt), RD_KAFKA_V_PARTITION(part), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
             RD_KAFKA_V_KEY(key_ptr, key_len), RD_KAFKA_V_VALUE(value_ptr, value_len), RD_KAFKA_V_TIMESTAMP(timestamp),
             RD_KAFKA_V_HEADERS(rh), RD_KAFKA_V_END);
-        if (!err) return;
+        if (!err) {
+            ++produced_;
+            return;
+        }
         if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
             // Backpressure: serve delivery reports until there is room.
             rd_kafka_poll(e.rk, 10);
@@ -119,6 +123,7 @@ void kafka_collector::delivered(const rd_kafka_message_t* msg) {
         }
         return;
     }
+    ++acknowledged_;
     // Only changelog offsets are needed (for checkpoints); the name lookup is skipped otherwise.
     if (!changelog_topics_.empty()) {
         const char* name = rd_kafka_topic_name(msg->rkt);

@@ -70,6 +70,10 @@ private:
     topic_entry* last_ = nullptr;
     std::map<std::pair<std::string, std::int32_t>, std::int64_t> changelog_offsets_;
     std::string failure_;
+    /// Progress a user can watch between commits: records handed to the producer, and those the
+    /// brokers acknowledged (all topics: sinks, repartition topics, changelogs).
+    std::uint64_t& produced_;
+    std::uint64_t& acknowledged_;
 };
 
 }  // namespace kstreams::kafka

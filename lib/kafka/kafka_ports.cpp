@@ -5,6 +5,7 @@
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/kafka/fetch_queue.hpp"
 
 namespace kstreams::kafka {
 
@@ -14,30 +15,6 @@ std::int64_t now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
-
-/// A partition's own librdkafka fetch queue, taken off the consumer queue: records are taken from
-/// it only while the task's buffer has room, so librdkafka's prefetch (queued.min.messages) is the
-/// backpressure. Pausing the partition instead would make librdkafka drop what it prefetched and
-/// fetch it again on resume.
-class fetch_queue {
-public:
-    fetch_queue(rd_kafka_t* consumer, const char* topic, std::int32_t partition, int wake_fd)
-        : q_(rd_kafka_queue_get_partition(consumer, topic, partition)) {
-        if (!q_) return;
-        rd_kafka_queue_forward(q_.get(), nullptr);  // sticks across reassignments (librdkafka's app forwarding)
-        if (wake_fd >= 0) rd_kafka_queue_io_event_enable(q_.get(), wake_fd, "1", 1);
-    }
-    ~fetch_queue() {
-        if (q_) rd_kafka_queue_io_event_enable(q_.get(), -1, nullptr, 0);  // the pipe may close first
-    }
-    fetch_queue(const fetch_queue&) = delete;
-    fetch_queue& operator=(const fetch_queue&) = delete;
-
-    rd_kafka_queue_t* get() const { return q_.get(); }
-
-private:
-    queue_ptr q_;
-};
 
 }  // namespace
 
@@ -181,9 +158,9 @@ std::size_t kafka_consumer_port::fetch(const d::topic_partition& tp, std::size_t
     }
     if (n >= max || !p.fetch || !p.fetch->get()) return n;
     const std::size_t room = std::min(max - n, batch_.size());
-    const ssize_t got = rd_kafka_consume_batch_queue(p.fetch->get(), 0, batch_.data(), room);
-    for (ssize_t i = 0; i < got; ++i) {
-        rd_kafka_message_t* m = batch_[static_cast<std::size_t>(i)];
+    const std::size_t got = p.fetch->take(batch_.data(), room);
+    for (std::size_t i = 0; i < got; ++i) {
+        rd_kafka_message_t* m = batch_[i];
         if (m->err) {
             message_ptr owned(m);
             check_consumer_error(m, options_.name);
@@ -213,6 +190,18 @@ std::optional<std::int64_t> kafka_consumer_port::lag(const d::topic_partition& t
     if (position < 0) position = lo;
     if (position < 0) return std::nullopt;
     return std::max<std::int64_t>(0, hi - position);
+}
+
+void kafka_consumer_port::add_progress(kstreams::metrics& out) {
+    std::uint64_t wakeups = 0;
+    for (const auto& [tp, p] : partitions_) {
+        if (!p->fetch) continue;
+        wakeups += p->fetch->wakeups();
+        if (auto l = lag(tp, p->fetch->next_offset()))
+            out.counter(std::string(metric::records_lag_prefix) + tp.topic + "." + std::to_string(tp.partition)) =
+                static_cast<std::uint64_t>(*l);
+    }
+    out.counter("fetch-wakeups") += wakeups;
 }
 
 d::consumer_port::commit_result kafka_consumer_port::commit(

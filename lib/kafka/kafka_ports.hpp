@@ -57,6 +57,9 @@ public:
     void release(const d::fetched_record& r) noexcept override;
     const headers* headers_of(const d::fetched_record& r, headers& scratch) override;
     std::optional<std::int64_t> lag(const d::topic_partition& tp, std::int64_t received_up_to) override;
+    /// Adds each assigned partition's consumer lag (`records-lag.<topic>.<partition>`) and the
+    /// fetcher wake-ups (`fetch-wakeups`) to `out`.
+    void add_progress(kstreams::metrics& out);
     commit_result commit(std::span<const d::partition_offset> offsets) override;
 
 private:

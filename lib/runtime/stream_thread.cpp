@@ -74,6 +74,7 @@ struct stream_thread::state {
         std::vector<topic_partition> parts;
     };
     std::vector<pending_change> pending;  ///< recorded by the rebalance callback, applied by the loop
+    std::int64_t last_publish = 0;  ///< when the counters were last published
     std::chrono::milliseconds client_timeout;
 
     state(stream_thread& s, app_context& c)
@@ -256,9 +257,15 @@ struct stream_thread::state {
         ctx.on_rebalance(self.index_, on);
     }
 
+    /// Makes the counters readable from other threads, with each input partition's consumer lag
+    /// beside them. Called every poll round (at most every 10 ms while busy), so progress shows
+    /// between commits.
     void publish_metrics() {
+        kstreams::metrics snapshot = metrics;
+        if (consumer_port) consumer_port->add_progress(snapshot);
+        last_publish = now_ms();
         std::lock_guard lock(self.metrics_mutex_);
-        self.published_metrics_ = metrics;
+        self.published_metrics_ = std::move(snapshot);
     }
 
     /// Serves the consumer queue (rebalances, errors) and fills the buffers without blocking.
@@ -290,7 +297,7 @@ struct stream_thread::state {
             std::optional<std::int64_t> idle_until;
             progressed = tasks->process(idle_until) || progressed;
             progressed = tasks->punctuate_wall_clock() || progressed;
-            if (tasks->maybe_commit()) publish_metrics();
+            if (tasks->maybe_commit() || !progressed || now_ms() - last_publish >= 10) publish_metrics();
             if (progressed) continue;
             // Nothing to do: sleep until librdkafka signals a queue, or the next deadline.
             drain_pipe();
