@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -115,6 +116,24 @@ int preload(const std::string& bootstrap, const std::string& topic, std::int32_t
     return 0;
 }
 
+/// CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; 0 if unknown.
+double cpu_seconds(pid_t pid) {
+    if (pid <= 0) return 0;
+    FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+    if (!f) return 0;
+    char buf[2048];
+    const std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+    std::fclose(f);
+    buf[n] = 0;
+    // Fields after the command name (which may hold spaces), from its closing parenthesis: state is
+    // field 3, utime 14, stime 15.
+    const char* p = std::strrchr(buf, ')');
+    if (!p) return 0;
+    unsigned long long utime = 0, stime = 0;
+    if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2) return 0;
+    return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
 /// Sum of the latest count per key of the stateful app's output, and how many keys it has.
 std::pair<std::int64_t, std::size_t> latest_counts(const std::string& bootstrap, const std::string& topic,
                                                    std::int32_t partitions) {
@@ -180,6 +199,9 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     while (!started && std::fgets(line, sizeof line, app_out)) started = std::strncmp(line, "STARTED", 7) == 0;
     if (!started) die("the app exited before it said STARTED");
     const auto t0 = clock_type::now();
+    // CPU of the app and of the broker (E2E_BROKER_PID), over the same span as the time.
+    const pid_t broker = std::getenv("E2E_BROKER_PID") ? static_cast<pid_t>(std::atol(std::getenv("E2E_BROKER_PID"))) : 0;
+    const double app_cpu0 = cpu_seconds(child), broker_cpu0 = cpu_seconds(broker);
     ::fcntl(out[0], F_SETFL, O_NONBLOCK);
 
     // The end: for the stateless app, when its output is complete (not later than its next
@@ -220,6 +242,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
             if (tpl->elems[i].offset < ends[tpl->elems[i].partition]) done = false;
     }
     const double seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
+    const double app_cpu = cpu_seconds(child) - app_cpu0, broker_cpu = cpu_seconds(broker) - broker_cpu0;
     ::kill(child, SIGTERM);
     int status = 0;
     for (int i = 0; i < 600 && ::waitpid(child, &status, WNOHANG) != child; ++i) std::this_thread::sleep_for(100ms);
@@ -245,8 +268,9 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
                 std::to_string(keys));
         check = "counts add up over " + std::to_string(nkeys) + " keys";
     }
-    std::printf("RESULT %s %lld records %.3f s %.0f records/s (%s)\n", kind.c_str(), static_cast<long long>(records),
-                seconds, static_cast<double>(records) / seconds, check.c_str());
+    std::printf("RESULT %s %lld records %.3f s %.0f records/s cpu %.3f s %.2f cores %.3f us/rec broker %.2f cores (%s)\n",
+                kind.c_str(), static_cast<long long>(records), seconds, static_cast<double>(records) / seconds, app_cpu,
+                app_cpu / seconds, app_cpu * 1e6 / static_cast<double>(records), broker_cpu / seconds, check.c_str());
     return 0;
 }
 
