@@ -5,7 +5,7 @@
 //
 //   e2e_driver preload BOOTSTRAP TOPIC PARTITIONS RECORDS KEYS
 //   e2e_driver create BOOTSTRAP TOPIC PARTITIONS
-//   e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT stateless|stateful RECORDS KEYS -- COMMAND...
+//   e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT passthrough|stateless|stateful RECORDS KEYS -- COMMAND...
 //
 // Records i = 0..RECORDS-1 have key "key-<i % KEYS>" and value "value-<i>". The stateless pipeline
 // keeps values not ending in '0' (uppercased); the stateful one counts per key.
@@ -207,7 +207,8 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     // The end: for the stateless app, when its output is complete (not later than its next
     // commit); for the stateful one, when its committed offsets reach the end of the input (its
     // counts leave the record cache at commits, so the last ones are written right before that).
-    const std::int64_t stateless_expected = records - (records + 9) / 10;
+    const bool to_sink = kind == "stateless" || kind == "passthrough";
+    const std::int64_t stateless_expected = kind == "passthrough" ? records : records - (records + 9) / 10;
     const std::int32_t output_partitions = partition_count(bootstrap, output);
     auto output_complete = [&] {
         std::int64_t produced = 0;
@@ -232,7 +233,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
         while (std::fgets(line, sizeof line, app_out)) std::cerr << line;  // keep its stdout drained
         std::clearerr(app_out);
         std::this_thread::sleep_for(20ms);
-        if (kind == "stateless") {
+        if (to_sink) {
             done = output_complete();
             continue;
         }
@@ -253,7 +254,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
 
     // The output must be complete, or the time means nothing.
     std::string check;
-    if (kind == "stateless") {
+    if (to_sink) {
         std::int64_t produced = 0;
         for (auto e : end_offsets(watcher.get(), output, output_partitions)) produced += e;
         if (produced != stateless_expected)
@@ -293,6 +294,6 @@ int main(int argc, char** argv) {
     }
     std::cerr << "usage: e2e_driver preload BOOTSTRAP TOPIC PARTITIONS RECORDS KEYS\n"
                  "       e2e_driver create BOOTSTRAP TOPIC PARTITIONS\n"
-                 "       e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT stateless|stateful RECORDS KEYS -- COMMAND...\n";
+                 "       e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT passthrough|stateless|stateful RECORDS KEYS -- COMMAND...\n";
     return 2;
 }

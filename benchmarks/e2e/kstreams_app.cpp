@@ -1,6 +1,6 @@
 // The kstreams side of the end-to-end benchmark; java/ holds the same app in Kafka Streams 4.4.0.
 //
-//   e2e_kstreams_app BOOTSTRAP APPLICATION_ID stateless|stateful INPUT OUTPUT STATE_DIR
+//   e2e_kstreams_app BOOTSTRAP APPLICATION_ID passthrough|stateless|stateful INPUT OUTPUT STATE_DIR
 //
 // Prints STARTED right before kafka_streams::start() (the driver times from there) and runs until
 // SIGTERM or SIGINT, then closes cleanly.
@@ -21,7 +21,7 @@ void on_signal(int) { stop = 1; }
 
 int main(int argc, char** argv) {
     if (argc != 7) {
-        std::cerr << "usage: e2e_kstreams_app BOOTSTRAP APPLICATION_ID stateless|stateful INPUT OUTPUT STATE_DIR\n";
+        std::cerr << "usage: e2e_kstreams_app BOOTSTRAP APPLICATION_ID passthrough|stateless|stateful INPUT OUTPUT STATE_DIR\n";
         return 2;
     }
     std::signal(SIGTERM, on_signal);
@@ -29,7 +29,9 @@ int main(int argc, char** argv) {
     const std::string kind = argv[3];
     kstreams::streams_builder builder;
     auto in = builder.stream<std::string, std::string>(argv[4]);
-    if (kind == "stateless") {
+    if (kind == "passthrough") {
+        in.to(argv[5]);
+    } else if (kind == "stateless") {
         in.filter([](const std::string&, const std::string& v) { return !v.empty() && v.back() != '0'; })
             .map_values([](const std::string& v) {
                 std::string up(v);

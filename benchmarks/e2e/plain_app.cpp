@@ -1,9 +1,9 @@
-// The ceiling of the end-to-end benchmark: the stateless pipeline written by hand on librdkafka, no
+// The ceiling of the end-to-end benchmark: the pass-through and stateless pipelines written by hand on librdkafka, no
 // framework. It does the durable work kstreams does (the same consumer group, assignor and producer
 // settings; at-least-once: every commit interval the producer is flushed, then the consumed offsets
 // are committed) and nothing else.
 //
-//   e2e_plain_app BOOTSTRAP GROUP stateless INPUT OUTPUT STATE_DIR
+//   e2e_plain_app BOOTSTRAP GROUP passthrough|stateless INPUT OUTPUT STATE_DIR
 //
 // Prints STARTED right before it subscribes (the driver times from there) and runs until SIGTERM.
 #include <cctype>
@@ -45,10 +45,12 @@ void commit(rd_kafka_t* consumer, rd_kafka_t* producer, std::map<std::pair<std::
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 7 || std::string(argv[3]) != "stateless") {
-        std::cerr << "usage: e2e_plain_app BOOTSTRAP GROUP stateless INPUT OUTPUT STATE_DIR\n";
+    const std::string kind = argc == 7 ? argv[3] : "";
+    if (kind != "stateless" && kind != "passthrough") {
+        std::cerr << "usage: e2e_plain_app BOOTSTRAP GROUP passthrough|stateless INPUT OUTPUT STATE_DIR\n";
         return 2;
     }
+    const bool transform = kind == "stateless";
     std::signal(SIGTERM, on_signal);
     std::signal(SIGINT, on_signal);
     const std::string bootstrap = argv[1], group = argv[2], input = argv[4], output = argv[5];
@@ -91,9 +93,13 @@ int main(int argc, char** argv) {
             if (m->err) continue;
             next[{rd_kafka_topic_name(m->rkt), m->partition}] = m->offset + 1;
             const auto* v = static_cast<const char*>(m->payload);
-            if (!v || m->len == 0 || v[m->len - 1] == '0') continue;
-            up.assign(v, m->len);
-            for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            if (transform) {
+                if (!v || m->len == 0 || v[m->len - 1] == '0') continue;
+                up.assign(v, m->len);
+                for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            } else {
+                up.assign(v ? v : "", v ? m->len : 0);
+            }
             while (rd_kafka_producev(producer.get(), RD_KAFKA_V_RKT(out), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
                                      RD_KAFKA_V_KEY(m->key, m->key_len), RD_KAFKA_V_VALUE(up.data(), up.size()),
                                      RD_KAFKA_V_TIMESTAMP(rd_kafka_message_timestamp(m.get(), nullptr)),

@@ -1,7 +1,7 @@
 // The Java Kafka Streams side of the end-to-end benchmark: the same pipelines and settings as
 // ../../../../../kstreams_app.cpp.
 //
-//   java -cp ... kstreams.e2e.App BOOTSTRAP APPLICATION_ID stateless|stateful INPUT OUTPUT STATE_DIR
+//   java -cp ... kstreams.e2e.App BOOTSTRAP APPLICATION_ID passthrough|stateless|stateful INPUT OUTPUT STATE_DIR
 //
 // Prints STARTED right before KafkaStreams.start() (the driver times from there) and runs until
 // SIGTERM, then closes cleanly.
@@ -22,12 +22,14 @@ import org.apache.kafka.streams.kstream.Produced;
 public final class App {
     public static void main(String[] args) throws Exception {
         if (args.length != 6) {
-            System.err.println("usage: App BOOTSTRAP APPLICATION_ID stateless|stateful INPUT OUTPUT STATE_DIR");
+            System.err.println("usage: App BOOTSTRAP APPLICATION_ID passthrough|stateless|stateful INPUT OUTPUT STATE_DIR");
             System.exit(2);
         }
         StreamsBuilder builder = new StreamsBuilder();
         KStream<String, String> in = builder.stream(args[3]);
-        if (args[2].equals("stateless")) {
+        if (args[2].equals("passthrough")) {
+            in.to(args[4]);
+        } else if (args[2].equals("stateless")) {
             in.filter((k, v) -> v != null && !v.isEmpty() && v.charAt(v.length() - 1) != '0')
                 .mapValues(v -> v.toUpperCase(Locale.ROOT))
                 .to(args[4]);
