@@ -16,7 +16,7 @@ using kstreams::detail::node_def;
 using kstreams::detail::node_kind;
 
 /// Writes (filter ->) sink -> source for a repartition and returns the source's name.
-std::string write_repartition(topology& t, const repartition_spec& s, const std::string& parent) {
+std::string write_repartition(topology& t, const repartition_spec& s, const std::string& parent, bool drop_null_keys) {
     std::string upstream = parent;
     if (!s.filter_name.empty()) {
         node_def f;
@@ -24,7 +24,7 @@ std::string write_repartition(topology& t, const repartition_spec& s, const std:
         f.name = s.filter_name;
         f.parents = {upstream};
         f.in_type = f.out_type = s.record_type;
-        f.make = s.make_filter;
+        f.make = [make = s.make_filter, drop_null_keys] { return make(drop_null_keys); };
         t.add_node(std::move(f));
         upstream = s.filter_name;
     }
@@ -65,13 +65,39 @@ void collect_source_topics(const std::vector<graph_node>& nodes, std::size_t i, 
     for (std::size_t p : g.parents) collect_source_topics(nodes, p, out);
 }
 
+using share_key_t = std::tuple<std::size_t, std::type_index, std::string>;
+
+share_key_t share_key_of(const graph_node& g) {
+    return {g.parents.front(), g.repartition->record_type, g.repartition->share_key};
+}
+
+/// Per node: a join taking null-key records is at or below it (Kafka's
+/// NodesWithRelaxedNullKeyJoinDownstream). Parents always come before their children.
+std::vector<bool> relaxed_join_at_or_below(const std::vector<graph_node>& nodes) {
+    std::vector<bool> out(nodes.size(), false);
+    for (std::size_t i = nodes.size(); i-- > 0;) {
+        if (nodes[i].null_key_relaxed_join) out[i] = true;
+        if (out[i])
+            for (std::size_t p : nodes[i].parents) out[p] = true;
+    }
+    return out;
+}
+
 }  // namespace
 
 topology builder_state::build() const {
     topology t;
+    // A stream repartition keeps null keys iff a relaxed join is downstream of it; a shared topic
+    // keeps them if one of its readers needs them.
+    const std::vector<bool> relaxed = relaxed_join_at_or_below(nodes_);
+    std::map<share_key_t, bool> shared_keeps_null_keys;
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
+        if (nodes_[i].repartition && nodes_[i].repartition->shareable && !nodes_[i].parents.empty())
+            shared_keeps_null_keys[share_key_of(nodes_[i])] = shared_keeps_null_keys[share_key_of(nodes_[i])] || relaxed[i];
     // (upstream node, record type) -> source of the repartition topic already written for it
-    std::map<std::tuple<std::size_t, std::type_index, std::string>, std::string> shared;
-    for (const graph_node& g : nodes_) {
+    std::map<share_key_t, std::string> shared;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        const graph_node& g = nodes_[i];
         node_def d;
         d.kind = g.kind;
         d.name = g.name;
@@ -81,8 +107,9 @@ topology builder_state::build() const {
         d.stores = g.connected_stores;
         for (std::size_t p : g.parents) d.parents.push_back(nodes_.at(p).name);
         if (g.repartition && g.kind == node_kind::source) {
-            // An explicit repartition(): the node is the topic's source.
-            write_repartition(t, *g.repartition, d.parents.front());
+            // A repartition node of its own (repartition(), a join's or to_table()'s): the node is
+            // the topic's source.
+            write_repartition(t, *g.repartition, d.parents.front(), !relaxed[i]);
             continue;
         }
         if (g.repartition) {
@@ -90,12 +117,12 @@ topology builder_state::build() const {
             if (g.parents.size() != 1)
                 throw topology_error("DSL node " + g.name + " needs a repartition but has " +
                                      std::to_string(g.parents.size()) + " parents");
-            const std::tuple<std::size_t, std::type_index, std::string> key{g.parents.front(), s.record_type, s.share_key};
+            const share_key_t key = share_key_of(g);
             std::string source;
             if (auto it = shared.find(key); s.shareable && it != shared.end()) {
                 source = it->second;
             } else {
-                source = write_repartition(t, s, d.parents.front());
+                source = write_repartition(t, s, d.parents.front(), !(s.shareable ? shared_keeps_null_keys.at(key) : relaxed[i]));
                 if (s.shareable) shared.emplace(key, source);
             }
             d.parents = {source};

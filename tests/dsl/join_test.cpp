@@ -203,3 +203,119 @@ TEST_CASE("outer join emits both sides' unmatched records in timestamp order aft
     f.left.pipe_input("z", "Z", 112);      // closes r (100 + 10 < 112) and l (101 + 10 < 112)
     CHECK(f.read() == lines{"r:null+R1@100", "l:L1+null@101"});
 }
+
+namespace {
+using ostr = std::optional<str>;
+/// Text before the first ',' of v, or null if there is none (the issue's key selector).
+ostr before_comma(const str& v) {
+    const auto at = v.find(',');
+    return at == str::npos ? std::nullopt : ostr(v.substr(0, at));
+}
+/// left.select_key(before_comma) <join kind> right.select_key(before_comma), joined values "l+r".
+template <class Join>
+topology rekeyed_both_sides(Join join) {
+    streams_builder b;
+    auto l = b.stream<str, str>("left").select_key(before_comma);
+    auto r = b.stream<str, str>("right").select_key(before_comma);
+    join(l, r).to("out");
+    return b.build();
+}
+std::size_t null_keys_in(test::topology_test_driver& d, const str& topic) {
+    std::size_t n = 0;
+    for (const auto& r : d.produced(topic)) n += r.key ? 0 : 1;
+    return n;
+}
+}  // namespace
+
+TEST_CASE("an inner join's repartition topic drops null-key records, a left or outer join's keeps them (both sides)") {
+    const auto w = join_windows::of_time_difference_and_grace(10ms, 5ms);
+    const str left_topic = "test-app-KSTREAM-KEY-SELECT-0000000001-repartition";
+    const str right_topic = "test-app-KSTREAM-KEY-SELECT-0000000003-repartition";
+    SUBCASE("inner") {
+        topology t = rekeyed_both_sides([&](auto l, auto r) { return l.join(r, [](const str& a, const str& c) { return a + "+" + c; }, w); });
+        CHECK(t.describe().to_string().find("Processor: KSTREAM-FILTER-0000000005") != str::npos);
+        test::topology_test_driver d(t);
+        d.create_input_topic<str, str>("left").pipe_input("x", "x", 0);
+        d.create_input_topic<str, str>("right").pipe_input("y", "y", 0);
+        CHECK(d.produced(left_topic).empty());
+        CHECK(d.produced(right_topic).empty());
+        CHECK(d.metrics().value(metric::dropped_records) == 2);
+    }
+    SUBCASE("left") {
+        topology t = rekeyed_both_sides([&](auto l, auto r) {
+            return l.left_join(r, [](const str& a, const ostr& c) { return a + "+" + show(c); }, w);
+        });
+        test::topology_test_driver d(t);
+        d.create_input_topic<str, str>("left").pipe_input("x", "x", 0);
+        d.create_input_topic<str, str>("right").pipe_input("y", "y", 0);
+        CHECK(null_keys_in(d, left_topic) == 1);
+        CHECK(null_keys_in(d, right_topic) == 1);
+        auto out = d.create_output_topic<ostr, str>("out").read_key_values_to_list();
+        REQUIRE(out.size() == 1);
+        CHECK(out[0].value == "x+null");
+    }
+    SUBCASE("outer") {
+        topology t = rekeyed_both_sides([&](auto l, auto r) {
+            return l.outer_join(r, [](const ostr& a, const ostr& c) { return show(a) + "+" + show(c); }, w);
+        });
+        test::topology_test_driver d(t);
+        d.create_input_topic<str, str>("left").pipe_input("x", "x", 0);
+        CHECK(null_keys_in(d, left_topic) == 1);
+    }
+}
+
+TEST_CASE("a repartition keeps null keys when a left join is anywhere downstream, and drops them on other paths") {
+    streams_builder b;
+    auto rekeyed = b.stream<str, str>("left").select_key(before_comma);
+    // repartition() -> inner join -> left join: the explicit repartition is upstream of a left join.
+    auto once = rekeyed.repartition(repartitioned<>::as("through"));
+    auto right = b.stream<ostr, str>("right");
+    auto inner = once.join(right, [](const str& a, const str& c) { return a + "+" + c; },
+                           join_windows::of_time_difference_with_no_grace(10ms));
+    inner.left_join(b.stream<ostr, str>("third"), [](const str& a, const ostr& c) { return a + "+" + show(c); },
+                    join_windows::of_time_difference_with_no_grace(10ms))
+        .to("out");
+    // The same re-keyed stream grouped: no relaxed join below this repartition.
+    rekeyed.group_by_key(grouped<>::as("counted")).count().to_stream().to("counts");
+    test::topology_test_driver d(b.build());
+    d.create_input_topic<str, str>("left").pipe_input("x", "x", 0);
+    CHECK(null_keys_in(d, "test-app-through-repartition") == 1);
+    CHECK(d.produced("test-app-counted-repartition").empty());
+}
+
+TEST_CASE("left and outer joins of optional value types pass nullopt for a missing partner (no crash)") {
+    using opt = std::optional<str>;
+    auto show_opt = [](const opt& v) { return v ? *v : str("null"); };
+    SUBCASE("left_join, the issue's case") {
+        streams_builder b;
+        b.stream<opt, opt>("left")
+            .left_join(b.stream<opt, opt>("right"), [&](const opt& a, const opt& c) { return opt(show_opt(a) + "+" + show_opt(c)); },
+                       join_windows::of_time_difference_and_grace(10ms, 0ms))
+            .to("out");
+        test::topology_test_driver d(b.build());
+        auto left = d.create_input_topic<opt, opt>("left");
+        left.pipe_input(opt("a"), opt("L1"), 0);
+        left.pipe_input(opt("b"), opt("L2"), 100);
+        auto out = d.create_output_topic<opt, opt>("out").read_records_to_list();
+        REQUIRE(out.size() == 1);
+        CHECK(out[0].key == opt("a"));
+        CHECK(out[0].value == opt("L1+null"));
+        CHECK(out[0].timestamp == 0);
+    }
+    SUBCASE("outer_join with the key, both sides optional") {
+        streams_builder b;
+        b.stream<opt, opt>("left")
+            .outer_join(b.stream<opt, opt>("right"),
+                        [&](const opt& k, const opt& a, const opt& c) { return show_opt(k) + ":" + show_opt(a) + "+" + show_opt(c); },
+                        join_windows::of_time_difference_and_grace(10ms, 0ms))
+            .to("out");
+        test::topology_test_driver d(b.build());
+        d.create_input_topic<opt, opt>("right").pipe_input(opt("r"), opt("R1"), 0);
+        d.create_input_topic<opt, opt>("left").pipe_input(opt("l"), opt("L1"), 50);
+        d.create_input_topic<opt, opt>("left").pipe_input(opt("z"), opt("L2"), 100);
+        auto out = d.create_output_topic<opt, str>("out").read_key_values_to_list();
+        REQUIRE(out.size() == 2);
+        CHECK(out[0].value == "r:null+R1");
+        CHECK(out[1].value == "l:L1+null");
+    }
+}

@@ -92,7 +92,7 @@ private:
                 throw topology_error("aggregation " + name + " reads through a repartition topic but the value type has no serde: "
                                      "pass one with grouped::with_value_serde");
             dsl_detail::repartition_spec s = dsl_detail::new_stream_repartition(*b_, repartition_name_.empty() ? store : repartition_name_);
-            dsl_detail::type_repartition<K, V, dsl_detail::drop_null_key_node<K, V>>(s, key_serde_ ? key_serde_ : ks, value_serde_);
+            dsl_detail::type_repartition<K, V>(s, key_serde_ ? key_serde_ : ks, value_serde_);
             // Only a named grouping shares its topic; otherwise each aggregation writes its own,
             // named after its store (Kafka's GroupedStreamAggregateBuilder).
             s.shareable = !repartition_name_.empty();

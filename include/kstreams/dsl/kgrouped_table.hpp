@@ -89,7 +89,7 @@ private:
         const std::string name = b_->name_or_generate(n.name, prefix);
         s.topic = (repartition_name_.empty() ? store : repartition_name_) + std::string(dsl_detail::names::repartition_suffix);
         using change_serde_t = dsl_detail::change_serde<V, serde_ref<V>>;
-        dsl_detail::type_repartition<K, change<V>, void>(s, key_serde_, serde_ref<change<V>>(change_serde_t{value_serde_}));
+        dsl_detail::type_repartition<K, change<V>>(s, key_serde_, serde_ref<change<V>>(change_serde_t{value_serde_}));
 
         auto info = std::make_shared<dsl_detail::table_info>();
         info->has_own_store = true;

@@ -177,8 +177,8 @@ public:
         serde_ref<V> vs = dsl_detail::pick_serde<V>(r.value_serde, value_serde_);
         dsl_detail::repartition_spec s = dsl_detail::new_stream_repartition(*b_, prefix);
         s.partitions = r.partitions;
-        // Kafka's repartition() drops null-key records before its topic, as a grouping's does.
-        dsl_detail::type_repartition<K, V, dsl_detail::drop_null_key_node<K, V>>(s, ks, vs, dsl_detail::to_partitioner<K, V>(r.partitioner));
+        // Its filter drops null-key records unless a join downstream takes them (see repartition_spec).
+        dsl_detail::type_repartition<K, V>(s, ks, vs, dsl_detail::to_partitioner<K, V>(r.partitioner));
         // The graph node stands for the topic's source: lowering writes filter, sink and source.
         dsl_detail::graph_node g;
         g.kind = kstreams::detail::node_kind::source;

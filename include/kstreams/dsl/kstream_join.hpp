@@ -71,9 +71,9 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
         if (!s.repartition_required_) return s.node_;
         const std::string prefix = sj.name.empty() ? b.at(s.node_).name : sj.name + std::string(suffix);
         dsl_detail::repartition_spec spec = dsl_detail::new_stream_repartition(b, prefix);
-        // Kafka 4.1's repartition filter for joins passes every record: null keys go through the
-        // topic (an inner join then drops them, a left/outer join emits them null-padded).
-        dsl_detail::type_repartition<K, VX, dsl_detail::passthrough_node<K, VX>>(spec, ks, vx);
+        // The topic's filter drops null-key records for an inner join (unless a left/outer join is
+        // further downstream); a left/outer join takes them, so they go through (see repartition_spec).
+        dsl_detail::type_repartition<K, VX>(spec, ks, vx);
         dsl_detail::graph_node g;
         g.kind = kstreams::detail::node_kind::source;
         g.name = spec.source_name;
@@ -108,9 +108,12 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
 
     dsl_detail::graph_node tw = dsl_detail::processor_node_of<K, V, K, V, dsl_detail::join_window_node<K, V>>(this_windowed, {this_node}, this_store);
     tw.stores.push_back(dsl_detail::join_window_store<K, V>(this_store, w, sj.persistent, sj.logging, sj.log_config, ks, vs));
+    // Kafka labels the join node, a child of both sides: both sides' repartitions keep null keys.
+    tw.null_key_relaxed_join = left_outer;
     const std::size_t tw_i = b.add(std::move(tw));
     dsl_detail::graph_node ow = dsl_detail::processor_node_of<K, V2, K, V2, dsl_detail::join_window_node<K, V2>>(other_windowed, {other_node}, other_store);
     ow.stores.push_back(dsl_detail::join_window_store<K, V2>(other_store, w, sj.persistent, sj.logging, sj.log_config, ks, os));
+    ow.null_key_relaxed_join = left_outer;
     const std::size_t ow_i = b.add(std::move(ow));
 
     dsl_detail::join_side_spec spec;
@@ -156,29 +159,40 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
 template <class K, class V>
 template <class V2, class F, class KS, class VS, class OS>
 auto kstream<K, V>::join(const kstream<K, V2>& other, F joiner, const join_windows& w, stream_joined<KS, VS, OS> sj) const {
-    static_assert(dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::inner>::valid,
+    using call = dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::inner>;
+    static_assert(call::valid,
                   "kstreams: join(): the joiner must take (this value, other value) or (key, this value, other value)");
-    if constexpr (dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::inner>::valid)
+    static_assert(call::shape::not_over_wrapped,
+                  "kstreams: join(): " KSTREAMS_JOINER_OVER_WRAPPED_MESSAGE);
+    if constexpr (call::ok)
         return do_join<dsl_detail::join_kind::inner>(other, std::move(joiner), w, sj);
 }
 
 template <class K, class V>
 template <class V2, class F, class KS, class VS, class OS>
 auto kstream<K, V>::left_join(const kstream<K, V2>& other, F joiner, const join_windows& w, stream_joined<KS, VS, OS> sj) const {
-    static_assert(dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::left>::valid,
+    using call = dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::left>;
+    static_assert(call::valid,
                   "kstreams: left_join(): the joiner must take (this value, std::optional<other value>) or (key, this value, "
-                  "std::optional<other value>); the other value is nullopt when no record of the other stream matched");
-    if constexpr (dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::left>::valid)
+                  "std::optional<other value>) (an other value type that already is a std::optional comes as is); the "
+                  "other value is nullopt when no record of the other stream matched");
+    static_assert(call::shape::not_over_wrapped,
+                  "kstreams: left_join(): " KSTREAMS_JOINER_OVER_WRAPPED_MESSAGE);
+    if constexpr (call::ok)
         return do_join<dsl_detail::join_kind::left>(other, std::move(joiner), w, sj);
 }
 
 template <class K, class V>
 template <class V2, class F, class KS, class VS, class OS>
 auto kstream<K, V>::outer_join(const kstream<K, V2>& other, F joiner, const join_windows& w, stream_joined<KS, VS, OS> sj) const {
-    static_assert(dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::outer>::valid,
+    using call = dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::outer>;
+    static_assert(call::valid,
                   "kstreams: outer_join(): the joiner must take (std::optional<this value>, std::optional<other value>) or "
-                  "(key, std::optional<this value>, std::optional<other value>); a side is nullopt when nothing matched it");
-    if constexpr (dsl_detail::join_call<K, V, V2, F, dsl_detail::join_kind::outer>::valid)
+                  "(key, std::optional<this value>, std::optional<other value>) (a value type that already is a "
+                  "std::optional comes as is); a side is nullopt when nothing matched it");
+    static_assert(call::shape::not_over_wrapped,
+                  "kstreams: outer_join(): " KSTREAMS_JOINER_OVER_WRAPPED_MESSAGE);
+    if constexpr (call::ok)
         return do_join<dsl_detail::join_kind::outer>(other, std::move(joiner), w, sj);
 }
 

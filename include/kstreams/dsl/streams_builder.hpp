@@ -163,7 +163,7 @@ ktable<K, V> kstream<K, V>::to_table(named n, materialized<KS, VS> m) const {
     std::size_t parent = node_;
     if (repartition_required_) {
         dsl_detail::repartition_spec s = dsl_detail::new_stream_repartition(*b_, name);
-        dsl_detail::type_repartition<K, V, dsl_detail::drop_null_key_node<K, V>>(s, ks, vs);
+        dsl_detail::type_repartition<K, V>(s, ks, vs);
         dsl_detail::graph_node g;
         g.kind = kstreams::detail::node_kind::source;
         g.name = s.source_name;

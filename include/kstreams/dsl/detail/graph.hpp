@@ -27,6 +27,9 @@ namespace kstreams::dsl_detail {
 using make_node_fn = std::function<std::unique_ptr<kstreams::detail::node>()>;
 
 /// A repartition topic between a node's first parent and the node: (filter ->) sink -> topic -> source.
+/// A stream's repartition has the filter (Kafka's null-key filter): it drops records with a null
+/// key unless a join that takes them (graph_node::null_key_relaxed_join) is anywhere downstream,
+/// where it passes everything (decided at build time, when the whole graph is known).
 struct repartition_spec {
     std::string topic;             ///< without the application.id prefix, ends in -repartition
     std::string sink_name;
@@ -34,7 +37,8 @@ struct repartition_spec {
     std::string source_name;
     std::optional<std::int32_t> partitions;
     std::type_index record_type = typeid(void);  ///< what flows through it
-    make_node_fn make_filter;      ///< from make_filter(name) etc. at build time
+    /// The filter node; its argument says whether it drops null-key records.
+    std::function<std::unique_ptr<kstreams::detail::node>(bool drop_null_keys)> make_filter;
     std::function<std::unique_ptr<kstreams::detail::node>(const std::string& name, const std::string& topic)> make_sink;
     std::function<std::unique_ptr<kstreams::detail::node>(const std::string& name)> make_source;
     /// Key-based consumers of the same upstream node share one topic (the first one's).
@@ -75,6 +79,9 @@ struct graph_node {
 
     std::optional<repartition_spec> repartition;
     std::shared_ptr<table_info> table;
+    /// A join that takes null-key records (left/outer stream-stream join, stream-table left join;
+    /// Kafka's NULL_KEY_RELAXED_JOIN label): repartition topics anywhere upstream keep them.
+    bool null_key_relaxed_join = false;
 };
 
 /// The graph a streams_builder and all its handles share.

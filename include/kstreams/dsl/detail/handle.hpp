@@ -11,6 +11,8 @@
 #include <kstreams/detail/source_node.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/drop_null_key.hpp>
+#include <kstreams/dsl/ops/passthrough.hpp>
 #include <kstreams/dsl/options.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 #include <kstreams/record.hpp>
@@ -57,12 +59,16 @@ std::unique_ptr<kstreams::detail::node> make_source(const std::string& name, con
     return std::make_unique<kstreams::detail::typed_source_node<K, V, serde_ref<K>, serde_ref<V>>>(name, ks, vs);
 }
 
-/// The typed parts of a repartition topic carrying record<K,V>.
-template <class K, class V, class FilterNode>
+/// The typed parts of a repartition topic carrying record<K,V> (with the null-key filter if the
+/// spec names one).
+template <class K, class V>
 void type_repartition(repartition_spec& s, serde_ref<K> ks, serde_ref<V> vs, stream_partitioner<K, V> part = {}) {
     s.record_type = typeid(record<K, V>);
-    if constexpr (!std::is_void_v<FilterNode>)
-        s.make_filter = [n = s.filter_name]() -> std::unique_ptr<kstreams::detail::node> { return std::make_unique<FilterNode>(n); };
+    if (!s.filter_name.empty())
+        s.make_filter = [n = s.filter_name](bool drop_null_keys) -> std::unique_ptr<kstreams::detail::node> {
+            if (drop_null_keys) return std::make_unique<drop_null_key_node<K, V>>(n);
+            return std::make_unique<passthrough_node<K, V>>(n);
+        };
     s.make_sink = [ks, vs, part](const std::string& n, const std::string& topic) { return make_sink<K, V>(n, topic, ks, vs, part); };
     s.make_source = [ks, vs](const std::string& n) { return make_source<K, V>(n, ks, vs); };
 }

@@ -22,6 +22,7 @@
 
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
+#include <kstreams/dsl/detail/joiner_args.hpp>
 #include <kstreams/dsl/join_windows.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 #include <kstreams/error.hpp>
@@ -32,32 +33,29 @@
 
 namespace kstreams::dsl_detail {
 
-/// The missing side of a left/outer join as the joiner sees it: std::optional<V> (V itself if it
-/// is already an optional).
-template <class V>
-using join_optional_t = std::conditional_t<is_optional_v<V>, V, std::optional<V>>;
-
-/// Calls the user's joiner with the left and right values (nullptr = no partner) in the form the
-/// join kind fixes: inner (l, r), left (l, optional r), outer (optional l, optional r); each with
-/// or without the key in front.
+/// Calls the user's joiner with the left and right values (nullptr = no partner) in the shapes
+/// of <kstreams/dsl/detail/joiner_args.hpp>: inner (l, r), left (l, optional r), outer
+/// (optional l, optional r), each with or without the key in front; an optional value type is
+/// passed as is, nullopt for a missing partner.
 template <class K, class V1, class V2, class F, join_kind Kind>
 struct join_call {
-    using L = std::conditional_t<Kind == join_kind::outer, join_optional_t<V1>, V1>;
-    using R = std::conditional_t<Kind == join_kind::inner, V2, join_optional_t<V2>>;
-    static constexpr bool with_key = std::is_invocable_v<F&, const K&, const L&, const R&>;
-    static constexpr bool valid = with_key || std::is_invocable_v<F&, const L&, const R&>;
-    template <class T, class O>
-    static O wrap(const T* v) {
-        if constexpr (std::is_same_v<O, T>) return *v;
-        else return v ? O(*v) : O(std::nullopt);
-    }
+    static constexpr bool left_missing = Kind == join_kind::outer;
+    static constexpr bool right_missing = Kind != join_kind::inner;
+    using shape = joiner_shape<F, K, V1, left_missing, V2, right_missing>;
+    using L = typename shape::left_arg;
+    using R = typename shape::right_arg;
+    static constexpr bool with_key = shape::with_key;
+    static constexpr bool valid = shape::invocable;
+    static constexpr bool ok = valid && shape::not_over_wrapped;
     static decltype(auto) call(F& f, const K& k, const L& l, const R& r) {
         if constexpr (with_key) return std::invoke(f, k, l, r);
         else return std::invoke(f, l, r);
     }
     using result = std::decay_t<decltype(call(std::declval<F&>(), std::declval<const K&>(), std::declval<const L&>(),
                                               std::declval<const R&>()))>;
-    static result apply(F& f, const K& k, const V1* l, const V2* r) { return call(f, k, wrap<V1, L>(l), wrap<V2, R>(r)); }
+    static result apply(F& f, const K& k, const V1* l, const V2* r) {
+        return call(f, k, joiner_arg<V1, left_missing>(l), joiner_arg<V2, right_missing>(r));
+    }
 };
 
 /// The joiner as the join processors call it: (key, left or nullptr, right or nullptr).

@@ -338,6 +338,7 @@ public final class Main {
         SplitScenarios.register();
         StoreScenarios.register();
         DslScenarios.register();
+        NullKeyScenarios.register();
     }
 
     static void tableInputs(Harness h) {
