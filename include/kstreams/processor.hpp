@@ -68,9 +68,12 @@ private:
     detail::task_context* task_;
 };
 
-/// A processor: init() once, process() for each record, close() at the end. One instance per task.
+namespace detail {
+
+/// What processor<> and async_processor<> (kstreams/async.hpp) share: their types, init() with the
+/// context, close().
 template <class KIn, class VIn, class KOut, class VOut>
-class processor {
+class processor_base {
 public:
     using key_in = KIn;
     using value_in = VIn;
@@ -78,9 +81,8 @@ public:
     using value_out = VOut;
     using context_type = processor_context<KOut, VOut>;
 
-    virtual ~processor() = default;
+    virtual ~processor_base() = default;
     virtual void init(context_type& ctx) { context_ = &ctx; }
-    virtual void process(const record<KIn, VIn>& r) = 0;
     virtual void close() {}
 
 protected:
@@ -88,6 +90,15 @@ protected:
 
 private:
     context_type* context_ = nullptr;
+};
+
+}  // namespace detail
+
+/// A processor: init() once, process() for each record, close() at the end. One instance per task.
+template <class KIn, class VIn, class KOut, class VOut>
+class processor : public detail::processor_base<KIn, VIn, KOut, VOut> {
+public:
+    virtual void process(const record<KIn, VIn>& r) = 0;
 };
 
 /// A processor whose key passes through unchanged (process_values in the DSL).
@@ -104,6 +115,13 @@ concept processor_type = requires {
                                     typename P::value_out>>;
 
 namespace detail {
+
+/// Runs an async processor (defined in kstreams/async.hpp, which such a processor's definition
+/// includes); the marker lets topology.hpp and kstream.hpp accept one without pulling in Asio.
+template <class P>
+class async_processor_node;
+template <class P>
+concept async_processor_marked = requires { P::kstreams_async_processor; };
 
 /// Runs a user processor inside the erased graph.
 template <processor_type P>

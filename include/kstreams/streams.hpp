@@ -46,6 +46,9 @@ struct streams_config {
     std::chrono::milliseconds max_task_idle{0};
     /// Records a task buffers per input partition (librdkafka's prefetch holds the rest).
     std::size_t buffered_records_per_partition = 1000;
+    /// Records a task may have in flight in async processors (kstreams/async.hpp) at once: other
+    /// keys overlap up to this bound ("async.max.in.flight.per.task"; not a Kafka Streams setting).
+    std::size_t max_async_in_flight_per_task = 64;
     /// Replication factor of internal topics; -1 takes the broker's default.
     std::int16_t replication_factor = -1;
     /// Multi-cluster: sink topics (not internal ones) are written to this cluster; empty = the

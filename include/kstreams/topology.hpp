@@ -72,17 +72,18 @@ public:
     topology& add_processor(std::string name, Supplier supplier, std::vector<std::string> parents,
                             std::vector<std::string> stores = {}) {
         using P = typename std::invoke_result_t<Supplier&>::element_type;
-        detail::node_def def;
-        def.kind = detail::node_kind::processor;
-        def.name = std::move(name);
-        def.parents = std::move(parents);
-        def.stores = std::move(stores);
-        def.in_type = typeid(record<typename P::key_in, typename P::value_in>);
-        def.out_type = typeid(record<typename P::key_out, typename P::value_out>);
-        def.make = [n = def.name, supplier = std::move(supplier)]() mutable -> std::unique_ptr<detail::node> {
-            return std::make_unique<detail::processor_node<P>>(n, supplier());
-        };
-        return add_node(std::move(def));
+        return add_processor_node<P, detail::processor_node<P>>(std::move(name), std::move(supplier),
+                                                                std::move(parents), std::move(stores));
+    }
+
+    /// An async processor (kstreams/async.hpp: process() is a coroutine) made by `supplier`.
+    template <class Supplier>
+        requires detail::async_processor_marked<typename std::invoke_result_t<Supplier&>::element_type>
+    topology& add_processor(std::string name, Supplier supplier, std::vector<std::string> parents,
+                            std::vector<std::string> stores = {}) {
+        using P = typename std::invoke_result_t<Supplier&>::element_type;
+        return add_processor_node<P, detail::async_processor_node<P>>(std::move(name), std::move(supplier),
+                                                                      std::move(parents), std::move(stores));
     }
 
     /// A sink writing to `topic`, with an optional custom partitioner.
@@ -145,6 +146,22 @@ public:
     topology& add_node(detail::node_def def);
 
 private:
+    template <class P, class Node, class Supplier>
+    topology& add_processor_node(std::string name, Supplier supplier, std::vector<std::string> parents,
+                                 std::vector<std::string> stores) {
+        detail::node_def def;
+        def.kind = detail::node_kind::processor;
+        def.name = std::move(name);
+        def.parents = std::move(parents);
+        def.stores = std::move(stores);
+        def.in_type = typeid(record<typename P::key_in, typename P::value_in>);
+        def.out_type = typeid(record<typename P::key_out, typename P::value_out>);
+        def.make = [n = def.name, supplier = std::move(supplier)]() mutable -> std::unique_ptr<detail::node> {
+            return std::make_unique<Node>(n, supplier());
+        };
+        return add_node(std::move(def));
+    }
+
     template <class K, class V, class KS, class VS>
     static detail::node_def make_source_def(std::string name, KS ks, VS vs, source_options options) {
         detail::node_def def;

@@ -133,6 +133,8 @@ void stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
 
 bool stream_task::maybe_punctuate_stream_time() {
     if (stream_time_ < 0) return false;
+    stream_punctuation_waiting_ = async_in_flight_ > 0 && stream_time_punctuations_.next_due() <= stream_time_;
+    if (stream_punctuation_waiting_) return false;  // after the records in flight
     return stream_time_punctuations_.maybe_punctuate(stream_time_, [&](node& owner, punctuator& cb, std::int64_t now, bool) {
         current_record_ = {now, nullptr};  // a punctuation has no headers
         try {
@@ -148,6 +150,8 @@ bool stream_task::maybe_punctuate_stream_time() {
 
 bool stream_task::maybe_punctuate_wall_clock() {
     const std::int64_t now = env_.wall_clock();
+    wall_punctuation_waiting_ = async_in_flight_ > 0 && wall_clock_punctuations_.next_due() <= now;
+    if (wall_punctuation_waiting_) return false;  // after the records in flight
     return wall_clock_punctuations_.maybe_punctuate(now, [&](node& owner, punctuator& cb, std::int64_t at, bool) {
         current_record_ = {at, nullptr};
         try {
@@ -260,6 +264,96 @@ void stream_task::log_change(std::string_view store_name, std::string_view key, 
     if (it == changelog_topic_of_.end()) return;
     static const headers no_headers;
     collector().send(it->second, id_.partition, key, value, timestamp, no_headers, store_name);
+}
+
+}  // namespace kstreams::detail
+
+namespace kstreams::detail {
+
+// ---- async processors -------------------------------------------------------------------------
+
+boost::asio::any_io_executor stream_task::executor() {
+    if (!env_.executor) throw streams_error("task " + id_.to_string() + ": this runner has no executor for async processors");
+    return env_.executor;
+}
+
+void* stream_task::begin_async() {
+    async_records_.emplace_back();
+    async_record& r = async_records_.back();
+    r.self = std::prev(async_records_.end());
+    if (has_metadata_) {
+        r.anchored = true;
+        r.partition = async_holds_.try_emplace({std::string(metadata_.topic), metadata_.partition}).first;
+        ++r.partition->second[metadata_.offset];
+        r.metadata = {r.partition->first.first, metadata_.partition, metadata_.offset};
+    } else {
+        ++async_unanchored_;
+    }
+    ++async_in_flight_;
+    return &r;
+}
+
+void stream_task::resume_async(void* token, void (*fn)(void*), void* arg) {
+    const auto& r = *static_cast<async_record*>(token);
+    struct restore {
+        stream_task& t;
+        record_metadata metadata;
+        bool has;
+        record_context rc;
+        ~restore() {
+            t.metadata_ = metadata;
+            t.has_metadata_ = has;
+            t.current_record_ = rc;
+        }
+    } saved{*this, metadata_, has_metadata_, current_record_};
+    metadata_ = r.metadata;
+    has_metadata_ = r.anchored;
+    fn(arg);
+}
+
+void stream_task::fail_async(void* token, std::exception_ptr e, const node& where) noexcept {
+    if (async_error_) return;
+    const auto& r = *static_cast<async_record*>(token);
+    try {
+        std::rethrow_exception(e);
+    } catch (const streams_error&) {
+        async_error_ = e;
+    } catch (const std::exception& ex) {
+        const std::string record =
+            r.anchored ? "the record at topic " + std::string(r.metadata.topic) + ", partition " +
+                             std::to_string(r.metadata.partition) + ", offset " + std::to_string(r.metadata.offset)
+                       : std::string("a record forwarded by a punctuation or a cache flush");
+        async_error_ = std::make_exception_ptr(streams_error("task " + id_.to_string() + ": exception while processing " +
+                                                             record + " (async processor " + where.name() +
+                                                             "): " + ex.what()));
+    } catch (...) {
+        async_error_ = std::make_exception_ptr(streams_error("task " + id_.to_string() + ": unknown exception in async processor " + where.name()));
+    }
+}
+
+void stream_task::end_async(void* token) noexcept {
+    auto& r = *static_cast<async_record*>(token);
+    if (r.anchored) {
+        auto& offsets = r.partition->second;
+        auto it = offsets.find(r.metadata.offset);
+        if (it != offsets.end() && --it->second == 0) offsets.erase(it);
+    } else {
+        --async_unanchored_;
+    }
+    --async_in_flight_;
+    async_records_.erase(r.self);
+    if (env_.async_done) {
+        try {
+            env_.async_done();
+        } catch (...) {
+        }
+    }
+}
+
+std::int64_t stream_task::async_held_offset(const std::string& topic, std::int32_t partition) const {
+    auto it = async_holds_.find({topic, partition});
+    if (it == async_holds_.end() || it->second.empty()) return INT64_MAX;
+    return it->second.begin()->first;
 }
 
 }  // namespace kstreams::detail

@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include <kstreams/async.hpp>
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/detail/topology_model.hpp>
@@ -43,6 +45,10 @@ struct task_environment {
     /// Kafka's internal emit.interval.ms.kstreams.outer.join.spurious.results.fix: 1 s, 0 in the
     /// test driver (as Kafka's TopologyTestDriver sets it).
     std::int64_t outer_join_emit_interval_ms = 1000;
+    /// Where async processors run (kstreams/async.hpp): the executor of the thread running the tasks.
+    boost::asio::any_io_executor executor;
+    /// Called each time an async record completes (the runner wakes up to process what follows).
+    std::function<void()> async_done;
 };
 
 /// A store's changelog and how to replay it.
@@ -52,7 +58,7 @@ struct changelog_registration {
     restore_callback restore;
 };
 
-class stream_task final : public task_context, public store_context {
+class stream_task final : public task_context, public store_context, public async_host {
 public:
     stream_task(const topology_model& model, const topology_groups& groups, const subtopology_group& sub,
                 kstreams::task_id id, task_environment& env);
@@ -121,6 +127,31 @@ public:
     store_resources* resources() override { return &resources_; }
     void discard_checkpoint(std::string_view store_name) override;
 
+    // async_host: records in flight in async processors
+    async_host* async() override { return this; }
+    boost::asio::any_io_executor executor() override;
+    void* begin_async() override;
+    void resume_async(void* token, void (*fn)(void*), void* arg) override;
+    void fail_async(void* token, std::exception_ptr e, const node& where) noexcept override;
+    void end_async(void* token) noexcept override;
+    const record_metadata* async_metadata(void* token) const override {
+        const auto& r = *static_cast<const async_record*>(token);
+        return r.anchored ? &r.metadata : nullptr;
+    }
+    /// Records taken by async processors and not completed yet.
+    std::size_t async_in_flight() const { return async_in_flight_; }
+    /// The lowest input offset of the partition with a record in flight; INT64_MAX if none.
+    std::int64_t async_held_offset(const std::string& topic, std::int32_t partition) const;
+    /// Records in flight that came from no input record (a punctuation, a cache flush): their
+    /// inputs are not known, so no offset of the task may be committed until they complete.
+    bool async_blocks_commit() const { return async_unanchored_ > 0; }
+    /// Throws the first error of an async record (a streams_error naming it), if any.
+    void rethrow_async_error() const {
+        if (async_error_) std::rethrow_exception(async_error_);
+    }
+    /// A punctuation is due but waits for the records in flight (the task takes no new records).
+    bool punctuation_waiting() const { return stream_punctuation_waiting_ || wall_punctuation_waiting_; }
+
 private:
     std::string where() const;
 
@@ -153,6 +184,21 @@ private:
     bool commit_requested_ = false;
     bool initialized_ = false;
     std::map<std::string, bool, std::less<>> warned_;
+
+    using held_offsets = std::map<std::pair<std::string, std::int32_t>, std::map<std::int64_t, int>>;
+    struct async_record {
+        held_offsets::iterator partition;  ///< valid when anchored
+        bool anchored = false;
+        record_metadata metadata;  ///< its topic points into the key of `partition`
+        std::list<async_record>::iterator self;
+    };
+    held_offsets async_holds_;
+    std::list<async_record> async_records_;
+    std::size_t async_in_flight_ = 0;
+    std::size_t async_unanchored_ = 0;
+    std::exception_ptr async_error_;
+    bool stream_punctuation_waiting_ = false;
+    bool wall_punctuation_waiting_ = false;
 };
 
 }  // namespace kstreams::detail

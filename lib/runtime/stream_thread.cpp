@@ -118,6 +118,11 @@ struct stream_thread::state {
                                                                 static_cast<std::size_t>(cfg.num_stream_threads));
         env.stores.cache = cache.get();
         env.stores.rocksdb = ctx.rocksdb;
+        // Async processors run on this thread's loop; each completion wakes the loop up.
+        env.executor = ioc.get_executor();
+        env.async_done = [this] {
+            if (timer) timer->cancel();
+        };
 
         auto producer_settings = ctx.producer_settings;
         producer_settings["client.id"] = name + "-producer";
@@ -181,6 +186,7 @@ struct stream_thread::state {
         tm.commit_interval_ms = cfg.commit_interval.count();
         tm.restore_stall_timeout = client_timeout;
         tm.restore_listener = ctx.restore_listener.get();
+        tm.max_async_in_flight = cfg.max_async_in_flight_per_task;
         tasks = std::make_unique<task_manager>(
             *ctx.model, *ctx.groups, env, *consumer_port, *producer_port, *restore_reader,
             [this](std::string_view topic) -> const subtopology_group* {
@@ -228,6 +234,14 @@ struct stream_thread::state {
     /// Applies the recorded assignment changes, in order.
     void apply_rebalance() {
         while (!pending.empty()) {
+            if (!pending.front().assign && !pending.front().lost && !failed && !closing &&
+                tasks->async_in_flight() > 0) {
+                // A revocation commits: first the records in flight in async processors complete
+                // (the tasks take no new records meanwhile; librdkafka waits for the unassign).
+                tasks->hold_processing(true);
+                return;
+            }
+            tasks->hold_processing(false);
             pending_change change = std::move(pending.front());
             pending.erase(pending.begin());
             try {
@@ -298,6 +312,11 @@ struct stream_thread::state {
             progressed = tasks->process(idle_until) || progressed;
             progressed = tasks->punctuate_wall_clock() || progressed;
             if (tasks->maybe_commit() || !progressed || now_ms() - last_publish >= 10) publish_metrics();
+            if (progressed && tasks->async_in_flight() > 0) {
+                // Let the async processors' completions run (they are queued on this loop too).
+                co_await asio::post(ioc, asio::use_awaitable);
+                continue;
+            }
             if (progressed) continue;
             // Nothing to do: sleep until librdkafka signals a queue, or the next deadline.
             drain_pipe();
@@ -315,9 +334,30 @@ struct stream_thread::state {
             boost::system::error_code ec;
             co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
         }
+        co_await drain_async();
         wake.cancel();
         shutdown();
         co_return;
+    }
+
+    /// Before a clean stop: the records in flight in async processors complete (bounded by the
+    /// client timeout; what is still in flight then is not committed and is processed again).
+    task<void> drain_async() {
+        tasks->hold_processing(true);
+        const auto until = std::chrono::steady_clock::now() + client_timeout;
+        while (tasks->async_in_flight() > 0 && std::chrono::steady_clock::now() < until) {
+            poll_consumer();
+            collector->poll();
+            tasks->rethrow_async_errors();
+            timer->expires_after(std::chrono::milliseconds(10));
+            boost::system::error_code ec;
+            co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        }
+        tasks->rethrow_async_errors();
+        if (const std::size_t n = tasks->async_in_flight())
+            KSTREAMS_LOG(warn, name + ": closing with " + std::to_string(n) +
+                                   " records still in flight in async processors; they are not committed and will "
+                                   "be processed again");
     }
 
     /// A clean stop: commit, close the tasks (checkpoints), leave the group (a static member
@@ -362,7 +402,11 @@ void stream_thread::start() {
 void stream_thread::body() {
     std::exception_ptr error;
     try {
-        asio::co_spawn(state_->ioc, state_->run(), [&error](std::exception_ptr e) { error = e; });
+        // The loop's end stops the context: async processors still suspended are dropped.
+        asio::co_spawn(state_->ioc, state_->run(), [&error, this](std::exception_ptr e) {
+            error = e;
+            state_->ioc.stop();
+        });
         state_->ioc.run();
     } catch (...) {
         error = std::current_exception();

@@ -33,6 +33,7 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
             c.statestore_cache_max_bytes = parse_number<std::size_t>(key, value);
         else if (key == "max.task.idle.ms") c.max_task_idle = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
         else if (key == "buffered.records.per.partition") c.buffered_records_per_partition = parse_number<std::size_t>(key, value);
+        else if (key == "async.max.in.flight.per.task") c.max_async_in_flight_per_task = parse_number<std::size_t>(key, value);
         else if (key == "replication.factor") c.replication_factor = parse_number<std::int16_t>(key, value);
         else if (key == "group.instance.id") c.group_instance_id = value;
         else if (key == "rocksdb.block.cache.bytes") c.rocksdb.block_cache_bytes = parse_number<std::size_t>(key, value);

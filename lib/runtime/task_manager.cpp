@@ -360,17 +360,28 @@ void task_manager::process_one(managed_task& t, partition_queue& q) {
 }
 
 bool task_manager::process(std::optional<std::int64_t>& idle_until) {
+    rethrow_async_errors();
+    if (hold_processing_) return false;
     bool progressed = false;
     const std::int64_t now = env_.wall_clock();
     auto lag_of = [this](const partition_queue& q) { return consumer_.lag(q.tp(), q.received_up_to()); };
+    const std::size_t max_in_flight = std::max<std::size_t>(1, config_.max_async_in_flight);
     for (auto& [id, t] : active_) {
         if (t->restoring) continue;
+        stream_task& task = *t->task;
+        if (task.punctuation_waiting()) {
+            // A punctuation waits for the records in flight; the task takes no new ones meanwhile.
+            if (task.async_in_flight() > 0) continue;
+            progressed = task.maybe_punctuate_stream_time() || progressed;
+            progressed = task.maybe_punctuate_wall_clock() || progressed;
+        }
         std::size_t n = 0;
-        while (n < config_.records_per_round) {
+        while (n < config_.records_per_round && task.async_in_flight() < max_in_flight) {
             partition_queue* q = t->group.next(now, config_.max_task_idle_ms, lag_of, idle_until);
             if (!q) break;
             process_one(*t, *q);
             ++n;
+            if (task.punctuation_waiting()) break;
         }
         progressed = progressed || n > 0;
     }
@@ -378,10 +389,21 @@ bool task_manager::process(std::optional<std::int64_t>& idle_until) {
 }
 
 bool task_manager::punctuate_wall_clock() {
+    rethrow_async_errors();
     bool any = false;
     for (auto& [id, t] : active_)
         if (!t->restoring && t->task->maybe_punctuate_wall_clock()) any = true;
     return any;
+}
+
+std::size_t task_manager::async_in_flight() const {
+    std::size_t n = 0;
+    for (const auto& [id, t] : active_) n += t->task->async_in_flight();
+    return n;
+}
+
+void task_manager::rethrow_async_errors() const {
+    for (const auto& [id, t] : active_) t->task->rethrow_async_error();
 }
 
 bool task_manager::maybe_commit() {
@@ -395,6 +417,7 @@ bool task_manager::maybe_commit() {
 
 void task_manager::commit(bool force_checkpoint) {
     if (active_.empty()) return;
+    rethrow_async_errors();  // a failed async record's offset must not be committed
     for (auto& [id, t] : active_)
         if (!t->restoring) t->task->flush();
     producer_.flush();
@@ -402,12 +425,20 @@ void task_manager::commit(bool force_checkpoint) {
     auto& queues = commit_queues_;
     offsets.clear();
     queues.clear();
-    for (auto& [id, t] : active_)
-        for (auto& q : t->group.queues())
-            if (q->committable() >= 0 && q->committable() != q->committed) {
-                offsets.push_back({&q->tp(), q->committable()});
+    for (auto& [id, t] : active_) {
+        const stream_task& task = *t->task;
+        // Records in flight in async processors: a commit covers only offsets before them.
+        if (task.async_blocks_commit()) continue;
+        const bool in_flight = task.async_in_flight() > 0;
+        for (auto& q : t->group.queues()) {
+            std::int64_t offset = q->committable();
+            if (in_flight) offset = std::min(offset, task.async_held_offset(q->topic(), q->partition()));
+            if (offset >= 0 && offset != q->committed) {
+                offsets.push_back({&q->tp(), offset});
                 queues.push_back(q.get());
             }
+        }
+    }
     if (!offsets.empty()) {
         if (consumer_.commit(offsets) == consumer_port::commit_result::ok) {
             for (std::size_t i = 0; i < queues.size(); ++i) queues[i]->committed = offsets[i].offset;

@@ -43,6 +43,9 @@ struct task_manager_config {
     /// Creates each task's directory under the state directory when the task is created (the Kafka
     /// runtime; the test driver leaves that to the stores).
     bool create_task_directories = true;
+    /// Records a task may have in flight in async processors; the task takes no new record at the
+    /// bound (so a record that fans out may pass it).
+    std::size_t max_async_in_flight = 64;
 };
 
 /// Restoration progress of one store's changelog partition.
@@ -103,7 +106,15 @@ public:
     /// Earliest wall-clock time something is due (commit, punctuation).
     std::int64_t next_deadline() const;
 
+    /// While held, process() takes no new records (so that records in flight drain before a
+    /// revocation or a close).
+    void hold_processing(bool on) { hold_processing_ = on; }
+
     // ---- queries ------------------------------------------------------------------------------
+    /// Records in flight in async processors, over all tasks. Close and revoke only once it is 0.
+    std::size_t async_in_flight() const;
+    /// Throws the first error of an async record of any task.
+    void rethrow_async_errors() const;
     bool restoring() const { return !restoring_.empty(); }
     bool has_buffered() const;
     std::vector<restoration_progress> restoration() const;
@@ -147,6 +158,7 @@ private:
     std::chrono::steady_clock::time_point last_restore_progress_{};
     headers scratch_;
     std::uint64_t& processed_;
+    bool hold_processing_ = false;
 };
 
 }  // namespace kstreams::detail

@@ -33,9 +33,11 @@ public:
     void release(const d::fetched_record& r) noexcept override;
     const headers* headers_of(const d::fetched_record& r, headers&) override;
     std::optional<std::int64_t> lag(const d::topic_partition&, std::int64_t) override { return 0; }
-    commit_result commit(std::span<const d::partition_offset>) override {
+    commit_result commit(std::span<const d::partition_offset> offsets) override {
+        for (const auto& o : offsets) committed_offsets[*o.tp] = o.offset;
         return commit_result::ok;
     }
+    std::map<d::topic_partition, std::int64_t> committed_offsets;
 
 private:
     struct log;

@@ -5,6 +5,8 @@
 #include <random>
 #include <set>
 
+#include <boost/asio/io_context.hpp>
+
 #include <kstreams/error.hpp>
 
 #include "lib/core/topology_groups.hpp"
@@ -52,6 +54,7 @@ detail::task_manager_config manager_config(const driver_config& c) {
     m.commit_interval_ms = c.commit_after_every_record ? 0 : -1;
     m.restore_listener = c.restore_listener.get();
     m.create_task_directories = false;
+    m.max_async_in_flight = c.max_async_in_flight_per_task;
     return m;
 }
 
@@ -62,6 +65,8 @@ detail::task_manager_config manager_config(const driver_config& c) {
 struct topology_test_driver::impl {
     const topology& topo;
     driver_config config;
+    /// Where async processors run; the driver runs it inside its own calls only.
+    boost::asio::io_context io{1};
     detail::topology_groups groups;
     detail::subtopology_group all_subtopologies;
     kstreams::metrics metrics;
@@ -95,6 +100,7 @@ struct topology_test_driver::impl {
         env.wall_clock = [this] { return wall_clock; };
         env.outer_join_emit_interval_ms = 0;
         env.collector = &producer;
+        env.executor = io.get_executor();
         env.metrics = &metrics;
         env.on_deserialization_error = config.log_and_continue_on_deserialization_error
                                            ? detail::deserialization_policy::log_and_continue
@@ -117,6 +123,7 @@ struct topology_test_driver::impl {
     ~impl() {
         // A clean close: caches forward what they hold, then checkpoints, then the stores close.
         try {
+            if (manager->async_in_flight() > 0) wait_for_async(std::chrono::seconds(30));
             manager->commit();
             process_all();
             closing = true;
@@ -165,12 +172,39 @@ struct topology_test_driver::impl {
 
     /// Processes queued records, the one with the smallest timestamp first, until none is left
     /// (Kafka's TopologyTestDriver: process, punctuate by stream time, commit, capture outputs).
+    /// Async records that completed meanwhile let their downstream run and their tasks take more.
     void process_all() {
-        capture_outputs();
-        std::optional<std::int64_t> idle_until;
-        while (manager->process(idle_until)) {
-            manager->maybe_commit();
+        for (;;) {
             capture_outputs();
+            std::optional<std::int64_t> idle_until;
+            while (manager->process(idle_until)) {
+                manager->maybe_commit();
+                capture_outputs();
+            }
+            if (manager->async_in_flight() == 0) break;
+            io.restart();
+            if (io.poll() == 0) break;
+            manager->maybe_commit();
+        }
+        capture_outputs();
+    }
+
+    void wait_for_async(std::chrono::milliseconds timeout) {
+        const auto until = std::chrono::steady_clock::now() + timeout;
+        process_all();
+        while (manager->async_in_flight() > 0) {
+            io.restart();
+            if (std::chrono::steady_clock::now() >= until || io.run_one_until(until) == 0) {
+                const std::size_t n = manager->async_in_flight();
+                if (n == 0) break;
+                throw std::runtime_error(
+                    "test driver: " + std::to_string(n) + " records still in flight in async processors " +
+                    (std::chrono::steady_clock::now() >= until
+                         ? "after " + std::to_string(timeout.count()) + " ms"
+                         : std::string("and nothing left to complete them (they wait for an operation that never "
+                                       "completes)")));
+            }
+            process_all();
         }
     }
 };
@@ -233,6 +267,18 @@ std::map<std::string, std::vector<produced_record>> topology_test_driver::change
 }
 
 const kstreams::metrics& topology_test_driver::metrics() const { return impl_->metrics; }
+
+std::size_t topology_test_driver::async_in_flight() const { return impl_->manager->async_in_flight(); }
+
+void topology_test_driver::poll_async() { impl_->process_all(); }
+
+void topology_test_driver::wait_for_async(std::chrono::milliseconds timeout) { impl_->wait_for_async(timeout); }
+
+std::map<std::string, std::int64_t> topology_test_driver::committed_offsets() const {
+    std::map<std::string, std::int64_t> out;
+    for (const auto& [tp, offset] : impl_->consumer.committed_offsets) out[tp.topic] = offset;
+    return out;
+}
 
 std::vector<std::string> topology_test_driver::produced_topic_names() const {
     std::vector<std::string> names;

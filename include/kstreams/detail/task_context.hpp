@@ -21,6 +21,7 @@ namespace kstreams::detail {
 
 class node;
 struct raw_record;
+class async_host;
 
 /// Serialized records leave a task through this: to a Kafka producer, or to the test driver.
 class record_collector {
@@ -59,6 +60,9 @@ public:
     /// streams_error naming topic, partition, offset and node, or counts the record as skipped.
     virtual void deserialization_failed(const raw_record& raw, bool in_key, std::string_view what,
                                         const node& where) = 0;
+
+    /// What async processors (kstreams/async.hpp) run on; nullptr where they cannot run.
+    virtual async_host* async() { return nullptr; }
 
     /// The record being processed; set around each forward (a plain member, not a virtual call,
     /// because it changes once per operator and record).

@@ -33,6 +33,11 @@ template <class K, class V> class ktable;
 template <class K, class V> class kgrouped_stream;
 template <class K, class V> class branched_kstream;
 class streams_builder;
+namespace dsl_detail {
+/// Defined in kstreams/async.hpp (map_values_async's function returns its awaitable).
+template <class K, class V, class V2, class F>
+class async_map_values_node;
+}  // namespace dsl_detail
 
 template <class K, class V>
 class kstream {
@@ -214,6 +219,30 @@ public:
         return kstream<K, typename P::value_out>(b_, i, repartition_required_, key_serde_, {});
     }
 
+    /// As process(), for an async_processor (kstreams/async.hpp): its process() is a coroutine
+    /// that may co_await; records of one key stay in order, other keys overlap.
+    template <class Supplier>
+    auto process_async(Supplier supplier, named n = {}, std::vector<std::string> stores = {}) const {
+        using P = typename std::invoke_result_t<Supplier&>::element_type;
+        static_assert(kstreams::detail::async_processor_marked<P>, "kstreams: process_async(): the supplier must return std::unique_ptr<P> with P derived from async_processor<K, V, KOut, VOut> (include <kstreams/async.hpp>)");
+        static_assert(std::is_same_v<typename P::key_in, K> && std::is_same_v<typename P::value_in, V>,
+                      "kstreams: process_async(): the processor's input key and value types must be the stream's");
+        const std::size_t i = add_processor<P, kstreams::detail::async_processor_node<P>>(n, dsl_detail::names::processor, std::move(supplier), std::move(stores));
+        return kstream<typename P::key_out, typename P::value_out>(b_, i, true, {}, {});
+    }
+    /// As map_values(), with f(value) or f(key, value) returning awaitable<V2> (kstreams/async.hpp):
+    /// the lookup may co_await; records of one key stay in order, other keys overlap.
+    template <class F>
+    auto map_values_async(F f, named n = {}) const {
+        static_assert(dsl_detail::kv_invocable<F, K, V>, "kstreams: map_values_async(): the function must take (key, value) or (value) of this stream's types");
+        using A = dsl_detail::kv_result_t<F, K, V>;
+        static_assert(requires { typename A::value_type; }, "kstreams: map_values_async(): the function must return kstreams::awaitable<new value>");
+        using V2 = typename A::value_type;
+        static_assert(!std::is_void_v<V2>, "kstreams: map_values_async(): the function must return the new value");
+        const std::size_t i = add<K, V2, dsl_detail::async_map_values_node<K, V, V2, F>>(n, dsl_detail::names::map_values, std::move(f));
+        return kstream<K, V2>(b_, i, repartition_required_, key_serde_, {});
+    }
+
     /// Windowed inner join with another stream of the same key type (see join_windows):
     /// joiner(this value, other value) or joiner(key, this value, other value) gives the joined
     /// value; its timestamp is the larger of the two. Records with a null key or value are dropped
@@ -270,7 +299,7 @@ private:
         return b_->add(dsl_detail::processor_node_of<K, V, KOut, VOut, Node>(name, {node_}, std::move(args)...));
     }
 
-    template <class P, class Supplier>
+    template <class P, class Node = kstreams::detail::processor_node<P>, class Supplier>
     std::size_t add_processor(const named& n, std::string_view prefix, Supplier supplier, std::vector<std::string> stores) const {
         // Unlike the other operators, Kafka's process() uses up no index when given a name.
         const std::string name = n.name.empty() ? b_->new_processor_name(prefix) : n.name;
@@ -282,7 +311,7 @@ private:
         g.out_type = typeid(record<typename P::key_out, typename P::value_out>);
         g.connected_stores = std::move(stores);
         g.make = [name, supplier]() mutable -> std::unique_ptr<kstreams::detail::node> {
-            return std::make_unique<kstreams::detail::processor_node<P>>(name, supplier());
+            return std::make_unique<Node>(name, supplier());
         };
         return b_->add(std::move(g));
     }

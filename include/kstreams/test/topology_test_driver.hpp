@@ -61,6 +61,8 @@ struct driver_config {
     std::map<std::string, std::vector<produced_record>> changelogs;
     /// Told when each store's restoration starts, after each batch, and when it ends.
     std::shared_ptr<state_restore_listener> restore_listener;
+    /// Records a task may have in flight in async processors (streams_config's same setting).
+    std::size_t max_async_in_flight_per_task = 64;
 };
 
 /// Reading from an output topic that has no records left.
@@ -260,6 +262,20 @@ public:
     std::map<std::string, std::vector<produced_record>> changelog_records() const;
     /// Names of all topics records were produced to so far (sinks, repartition and changelogs).
     std::vector<std::string> produced_topic_names() const;
+
+    // ---- async processors (kstreams/async.hpp) ------------------------------------------------
+    // They run on the driver's own executor, which the driver runs only inside its calls: piping
+    // returns with records still in flight (so that keys overlap); these calls let them complete.
+    /// Records in flight in async processors.
+    std::size_t async_in_flight() const;
+    /// Runs the async completions that are ready (without waiting) and processes what follows.
+    void poll_async();
+    /// Runs the driver's executor until no record is in flight. Throws std::runtime_error if some
+    /// still are after `timeout`, or if nothing is left that could complete them.
+    void wait_for_async(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+    /// The offsets committed so far (next offset to read) of each input topic (partition 0): a
+    /// commit covers only records that completed, async ones included.
+    std::map<std::string, std::int64_t> committed_offsets() const;
 
     /// Pipes one record in bytes. Throws std::invalid_argument if no source reads the topic.
     void pipe_raw(const std::string& topic, std::optional<std::string> key, std::optional<std::string> value,
