@@ -24,6 +24,7 @@
 #include <kstreams/dsl/ops/print.hpp>
 #include <kstreams/dsl/ops/select_key.hpp>
 #include <kstreams/dsl/join_windows.hpp>
+#include <kstreams/dsl/joined.hpp>
 #include <kstreams/dsl/options.hpp>
 #include <kstreams/processor.hpp>
 
@@ -259,6 +260,17 @@ public:
     template <class V2, class F, class KS = no_serde, class VS = no_serde, class OS = no_serde>
     auto outer_join(const kstream<K, V2>& other, F joiner, const join_windows& w, stream_joined<KS, VS, OS> sj = {}) const;
 
+    /// Joins each record with the table's current row of its key (kstream_table_join.hpp):
+    /// joiner(value, table value) or joiner(key, value, table value), with the record's key,
+    /// timestamp and headers. Only stream records trigger output; a record whose key or value is
+    /// null, or whose key has no row, gives none. A stream re-keyed upstream is repartitioned first.
+    template <class VT, class F, class KS = no_serde, class VS = no_serde, class OS = no_serde>
+    auto join(const ktable<K, VT>& table, F joiner, joined<KS, VS, OS> j = {}) const;
+    /// As join(ktable), and a record without a row (or with a null key) is joined with nullopt:
+    /// joiner(value, std::optional<table value>). Records with a null value are still dropped.
+    template <class VT, class F, class KS = no_serde, class VS = no_serde, class OS = no_serde>
+    auto left_join(const ktable<K, VT>& table, F joiner, joined<KS, VS, OS> j = {}) const;
+
     /// The stream as a table: each record an update of its key (null value = delete).
     ktable<K, V> to_table(named n = {}) const;
     template <class KS, class VS>
@@ -290,6 +302,9 @@ private:
 
     template <dsl_detail::join_kind Kind, class V2, class F, class KS, class VS, class OS>
     auto do_join(const kstream<K, V2>& other, F joiner, const join_windows& w, const stream_joined<KS, VS, OS>& sj) const;
+
+    template <dsl_detail::join_kind Kind, class VT, class F, class KS, class VS, class OS>
+    auto do_table_join(const ktable<K, VT>& table, F joiner, const joined<KS, VS, OS>& j) const;
 
     kstream same_shape(std::size_t i) const { return kstream(b_, i, repartition_required_, key_serde_, value_serde_); }
 

@@ -13,6 +13,7 @@
 #include <kstreams/dsl/detail/callable.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
+#include <kstreams/dsl/detail/value_getter.hpp>
 #include <kstreams/dsl/ops/table_filter.hpp>
 #include <kstreams/dsl/ops/table_map_values.hpp>
 #include <kstreams/dsl/ops/table_to_stream.hpp>
@@ -147,6 +148,11 @@ private:
         // failing the predicate both before and after sends no tombstone.
         if (b_->send_old_values_if_materialized(node_)) r.info->send_old_values = true;
         const std::string name = b_->name_or_generate(n.name, dsl_detail::names::table_filter);
+        if (!r.info->materialized)
+            r.info->view = dsl_detail::derived_view<K, V, V>(node_, [pred, negate](const K& k, std::optional<value_and_timestamp<V>> v) mutable {
+                if (v && static_cast<bool>(dsl_detail::call_kv(pred, k, v->value)) == negate) v.reset();
+                return v;
+            });
         const std::size_t i = add_table_node<Given>(
             dsl_detail::processor_node_of<K, change<V>, K, change<V>, dsl_detail::table_filter_node<K, V, F>>(
                 name, {node_}, std::shared_ptr<const dsl_detail::table_info>(r.info), std::move(pred), negate, r.store),
@@ -161,6 +167,14 @@ private:
         static_assert(!std::is_void_v<V2>, "kstreams: ktable::map_values(): the function must return the new value");
         auto r = materialize<Given, V2>(dsl_detail::names::table_map_values, m, serde_ref<V2>{});
         const std::string name = b_->name_or_generate(n.name, dsl_detail::names::table_map_values);
+        if (!r.info->materialized)
+            r.info->view = dsl_detail::derived_view<K, V, V2>(node_, [f](const K& k, const std::optional<value_and_timestamp<V>>& v) mutable {
+                std::optional<value_and_timestamp<V2>> out;
+                if (!v) return out;
+                if (auto nv = dsl_detail::null_if_empty(std::optional<V2>(V2(dsl_detail::call_kv(f, k, v->value)))))
+                    out = value_and_timestamp<V2>{std::move(*nv), v->timestamp};
+                return out;
+            });
         const std::size_t i = add_table_node<Given>(
             dsl_detail::processor_node_of<K, change<V>, K, change<V2>, dsl_detail::table_map_values_node<K, V, V2, F>>(
                 name, {node_}, std::shared_ptr<const dsl_detail::table_info>(r.info), std::move(f), r.store),

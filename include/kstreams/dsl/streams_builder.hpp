@@ -14,6 +14,7 @@
 #include <kstreams/dsl/kgrouped_table.hpp>
 #include <kstreams/dsl/kstream.hpp>
 #include <kstreams/dsl/kstream_join.hpp>
+#include <kstreams/dsl/kstream_table_join.hpp>
 #include <kstreams/dsl/ktable.hpp>
 #include <kstreams/dsl/ops/table_select.hpp>
 #include <kstreams/dsl/ops/table_source.hpp>
@@ -164,13 +165,7 @@ ktable<K, V> kstream<K, V>::to_table(named n, materialized<KS, VS> m) const {
     if (repartition_required_) {
         dsl_detail::repartition_spec s = dsl_detail::new_stream_repartition(*b_, name);
         dsl_detail::type_repartition<K, V>(s, ks, vs);
-        dsl_detail::graph_node g;
-        g.kind = kstreams::detail::node_kind::source;
-        g.name = s.source_name;
-        g.parents = {node_};
-        g.out_type = typeid(record<K, V>);
-        g.repartition = std::move(s);
-        parent = b_->add(std::move(g));
+        parent = dsl_detail::add_repartition_source<K, V>(*b_, node_, std::move(s));
     }
     return streams_builder::make_table_source<K, V>(b_, parent, name, store, !m.store_name.empty(), m, ks, vs);
 }

@@ -53,6 +53,9 @@ struct table_info {
     bool has_own_store = false;    ///< an aggregation: old values come from its own store
     bool caching = true;           ///< the store was asked for a record cache (materialized::caching)
     std::optional<std::size_t> parent_table;  ///< the table node upstream, if any
+    /// Unmaterialized views (filter, map_values, table-table join): a table_view<K,V> computing
+    /// the rows from the parent's value getter (value_getter.hpp).
+    std::shared_ptr<const void> view;
 };
 
 struct graph_node {

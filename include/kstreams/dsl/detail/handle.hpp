@@ -73,6 +73,19 @@ void type_repartition(repartition_spec& s, serde_ref<K> ks, serde_ref<V> vs, str
     s.make_source = [ks, vs](const std::string& n) { return make_source<K, V>(n, ks, vs); };
 }
 
+/// Appends the graph node standing for a repartition topic's source (lowering writes the
+/// filter, sink, topic and source) read by record<K,V> consumers; returns its index.
+template <class K, class V>
+std::size_t add_repartition_source(builder_state& b, std::size_t parent, repartition_spec spec) {
+    graph_node g;
+    g.kind = kstreams::detail::node_kind::source;
+    g.name = spec.source_name;
+    g.parents = {parent};
+    g.out_type = typeid(record<K, V>);
+    g.repartition = std::move(spec);
+    return b.add(std::move(g));
+}
+
 /// The store builder of a materialized table or aggregation: a timestamped key-value store.
 template <class K, class V, class KS, class VS>
 std::shared_ptr<const store_builder> timestamped_store_builder(const builder_state& b, const std::string& name,

@@ -339,6 +339,7 @@ public final class Main {
         StoreScenarios.register();
         DslScenarios.register();
         NullKeyScenarios.register();
+        TableJoinScenarios.register();
     }
 
     static void tableInputs(Harness h) {

@@ -1,0 +1,101 @@
+// Value getters (Kafka's KTableValueGetterSupplier): how a join reads a table's current row for a
+// key. A materialized table answers from its store; an unmaterialized filter / map_values (or
+// table-table join) view computes the row from its parent's getter; a source table that is not
+// kept yet is materialized when a join first asks (Kafka's KTableSource.materialize()). The
+// supplier is fixed when the join is added to the graph (as Kafka fixes it), and names the
+// stores the join processor must be connected to.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/detail/task_context.hpp>
+#include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/store_access.hpp>
+#include <kstreams/error.hpp>
+#include <kstreams/state/timestamped_key_value_store.hpp>
+
+namespace kstreams::dsl_detail {
+
+/// One task's reader of a table's rows. init() runs in the join processor's init().
+template <class K, class V>
+class value_getter {
+public:
+    virtual ~value_getter() = default;
+    virtual void init(kstreams::detail::task_context& ctx, const kstreams::detail::node& self) = 0;
+    /// The row of `key` and its timestamp, or nullopt when the row is absent.
+    virtual std::optional<value_and_timestamp<V>> get(const K& key) = 0;
+};
+
+template <class K, class V>
+struct value_getter_supplier {
+    std::function<std::unique_ptr<value_getter<K, V>>()> make;
+    std::vector<std::string> store_names;  ///< to connect to the processor that reads
+};
+
+/// What an unmaterialized table node stores in table_info::view: its getter from its parent's.
+template <class K, class V>
+using table_view = std::function<value_getter_supplier<K, V>(builder_state&)>;
+
+template <class K, class V>
+class store_value_getter final : public value_getter<K, V> {
+public:
+    explicit store_value_getter(std::string store) : store_name_(std::move(store)) {}
+    void init(kstreams::detail::task_context& ctx, const kstreams::detail::node& self) override {
+        store_ = &timestamped_store<K, V>(ctx, store_name_, self);
+    }
+    std::optional<value_and_timestamp<V>> get(const K& key) override { return store_->get(key); }
+
+private:
+    std::string store_name_;
+    timestamped_key_value_store<K, V>* store_ = nullptr;
+};
+
+/// A getter computing its rows from another getter's: f(key, parent row) -> row.
+template <class K, class VIn, class V, class F>
+class derived_value_getter final : public value_getter<K, V> {
+public:
+    derived_value_getter(std::unique_ptr<value_getter<K, VIn>> parent, F f) : parent_(std::move(parent)), f_(std::move(f)) {}
+    void init(kstreams::detail::task_context& ctx, const kstreams::detail::node& self) override { parent_->init(ctx, self); }
+    std::optional<value_and_timestamp<V>> get(const K& key) override { return f_(key, parent_->get(key)); }
+
+private:
+    std::unique_ptr<value_getter<K, VIn>> parent_;
+    F f_;
+};
+
+/// The getter of table node `node` (of key K, value V), materializing a source table if needed.
+template <class K, class V>
+value_getter_supplier<K, V> value_getter_of(builder_state& b, std::size_t node) {
+    graph_node& g = b.at(node);
+    if (!g.table) throw topology_error("DSL node " + g.name + " is not a table");
+    table_info& t = *g.table;
+    if (t.view && !t.materialized) return (*static_cast<const table_view<K, V>*>(t.view.get()))(b);
+    if (!t.parent_table) t.materialized = true;  // a source table: keep it now
+    if (!t.materialized || g.stores.empty())
+        throw topology_error("DSL node " + g.name + ": a join needs this table's values, but it keeps no store");
+    const std::string store = g.stores.front()->name();
+    return {[store] { return std::unique_ptr<value_getter<K, V>>(std::make_unique<store_value_getter<K, V>>(store)); }, {store}};
+}
+
+/// The view of an unmaterialized node of value V computed from parent node `parent` (value VIn)
+/// by f(key, std::optional<value_and_timestamp<VIn>>) -> std::optional<value_and_timestamp<V>>.
+template <class K, class VIn, class V, class F>
+std::shared_ptr<const void> derived_view(std::size_t parent, F f) {
+    table_view<K, V> view = [parent, f](builder_state& b) {
+        value_getter_supplier<K, VIn> p = value_getter_of<K, VIn>(b, parent);
+        return value_getter_supplier<K, V>{[make = p.make, f] {
+                                                return std::unique_ptr<value_getter<K, V>>(
+                                                    std::make_unique<derived_value_getter<K, VIn, V, F>>(make(), f));
+                                            },
+                                            p.store_names};
+    };
+    return std::make_shared<const table_view<K, V>>(std::move(view));
+}
+
+}  // namespace kstreams::dsl_detail

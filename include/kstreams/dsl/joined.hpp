@@ -1,0 +1,32 @@
+// Options of a stream-table join (Kafka's Joined): serdes and a name. KS serializes the key and VS
+// this stream's values (both used when the stream is repartitioned before the join); OS the
+// table's values. no_serde = inherit from the joined stream and table (or serde<T>).
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include <kstreams/dsl/serde_ref.hpp>
+
+namespace kstreams {
+
+template <class KS = no_serde, class VS = no_serde, class OS = no_serde>
+struct joined {
+    KS key_serde{};
+    VS value_serde{};
+    OS other_value_serde{};
+    std::string name;  ///< names the join processor and a repartition topic before it
+
+    static joined as(std::string n) { joined j; j.name = std::move(n); return j; }
+    template <class S>
+    joined<S, VS, OS> with_key_serde(S s) const { return {std::move(s), value_serde, other_value_serde, name}; }
+    template <class S>
+    joined<KS, S, OS> with_value_serde(S s) const { return {key_serde, std::move(s), other_value_serde, name}; }
+    template <class S>
+    joined<KS, VS, S> with_other_value_serde(S s) const { return {key_serde, value_serde, std::move(s), name}; }
+    joined with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+};
+template <class KS, class VS, class OS>
+joined<KS, VS, OS> joined_with(KS ks, VS vs, OS os) { return {std::move(ks), std::move(vs), std::move(os), {}}; }
+
+}  // namespace kstreams
