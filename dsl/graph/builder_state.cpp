@@ -32,6 +32,12 @@ void builder_state::enable_send_old_values(std::size_t table_node) {
     while (cur) {
         table_info& t = *nodes_.at(*cur).table;
         t.send_old_values = true;
+        // A join's old values are computed from both tables' (Kafka's KTableKTableJoinMerger
+        // asks both, materialized or not).
+        if (!t.join_parents.empty()) {
+            for (std::size_t p : t.join_parents) enable_send_old_values(p);
+            return;
+        }
         if (t.has_own_store) return;
         if (!t.parent_table) {
             // A table source: it can only know the old value by keeping the table.
@@ -44,6 +50,10 @@ void builder_state::enable_send_old_values(std::size_t table_node) {
 
 bool builder_state::send_old_values_if_materialized(std::size_t table_node) {
     table_info& t = *nodes_.at(table_node).table;
+    if (!t.join_parents.empty()) {
+        enable_send_old_values(table_node);
+        return true;
+    }
     const bool can = t.materialized || (t.parent_table && send_old_values_if_materialized(*t.parent_table));
     if (can) t.send_old_values = true;
     return can;

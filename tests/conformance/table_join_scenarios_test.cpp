@@ -121,4 +121,113 @@ TEST_CASE("stream_table_join_rekeyed") {
     h.finish();
 }
 
+namespace {
+/// TableJoinScenarios.sides: two tables updated in turn.
+void sides(harness& h) {
+    h.pipe("left", S("a"), S("L1"), 10);
+    h.pipe("right", S("a"), S("R1"), 5);
+    h.pipe("right", S("b"), S("R2"), 20);
+    h.pipe("left", S("a"), S("L2"), 8);
+    h.pipe("right", S("a"), S("R3"), 30);
+    h.pipe("left", S("b"), S("L3"), 25);
+    h.pipe("left", S("c"), S("L4"), 26);
+    h.pipe("right", S("c"), null, 27);
+    h.pipe("left", S("a"), null, 40);
+    h.pipe("right", S("a"), null, 41);
+    h.pipe("right", S("a"), S("R4"), 42);
+    h.pipe("left", null, S("L5"), 43);
+    h.pipe("right", null, S("R5"), 44);
+    h.pipe("right", S("b"), null, 45);
+    h.pipe("left", S("b"), null, 46);
+    h.pipe("left", S("d"), null, 47);
+    h.pipe("right", S("c"), S("R6"), 3);
+    h.pipe("left", S("c"), S("xL7"), 50);
+}
+using ostr = std::optional<str>;
+}  // namespace
+
+TEST_CASE("table_table_join_kinds") {
+    streams_builder b;
+    auto lt = b.table<str, str>("left");
+    auto rt = b.table<str, str>("right");
+    lt.join(rt, [](const str& x, const str& y) { return x + "+" + y; }).to_stream().to("out-inner");
+    lt.left_join(rt, [](const str& x, const ostr& y) { return x + "+" + show(y); }).to_stream().to("out-left");
+    lt.outer_join(rt, [](const ostr& x, const ostr& y) { return show(x) + "+" + show(y); }).to_stream().to("out-outer");
+    harness h("table_table_join_kinds", b.build());
+    h.input("left", s, s).input("right", s, s).output("out-inner", s, s).output("out-left", s, s).output("out-outer", s, s);
+    sides(h);
+    h.finish();
+}
+
+TEST_CASE("table_table_join_materialized") {
+    streams_builder b;
+    auto lt = b.table<str, str>("left");
+    auto rt = b.table<str, str>("right");
+    auto inner = lt.join(rt, [](const str& x, const str& y) { return x + "+" + y; }, named::as("tj"),
+                         materialized<>::as("tj-store").with_caching_disabled());
+    inner.filter([](const str& v) { return v.rfind("L2", 0) != 0; }).to_stream().to("out-inner");
+    auto left = lt.left_join(rt, [](const str& x, const ostr& y) { return x + "+" + show(y); },
+                             materialized_with(serde<str>{}, serde<str>{}));
+    left.to_stream().to("out-left");
+    auto outer = lt.outer_join(rt, [](const ostr& x, const ostr& y) { return show(x) + "+" + show(y); });
+    outer.group_by([](const str&, const str& v) { return key_value<str, str>{v.substr(0, 1), v}; }, grouped_with(serde<str>{}, serde<str>{}))
+        .count()
+        .to_stream()
+        .to("out-count");
+    harness h("table_table_join_materialized", b.build());
+    h.input("left", s, s).input("right", s, s).output("out-inner", s, s).output("out-left", s, s).output("out-count", s, l);
+    sides(h);
+    h.finish();
+}
+
+TEST_CASE("table_table_join_views") {
+    streams_builder b;
+    auto lt = b.table<str, str>("left").filter([](const str& v) { return v.rfind("x", 0) != 0; });
+    auto rt = b.table<str, str>("right").map_values([](str v) {
+        for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return v;
+    });
+    auto j = lt.join(rt, [](const str& x, const str& y) { return x + "+" + y; });
+    j.to_stream().to("out-inner");
+    auto o = lt.outer_join(rt, [](const ostr& x, const ostr& y) { return show(x) + "+" + show(y); });
+    o.to_stream().to("out-outer");
+    auto third = b.table<str, str>("third");
+    j.left_join(third, [](const str& x, const ostr& y) { return x + "/" + show(y); }).to_stream().to("out-chain");
+    b.stream<str, str>("orders").join(o, [](const str& v, const str& t) { return v + "@" + t; }).to("out-orders");
+    harness h("table_table_join_views", b.build());
+    h.input("left", s, s).input("right", s, s).input("third", s, s).input("orders", s, s);
+    h.output("out-inner", s, s).output("out-outer", s, s).output("out-chain", s, s).output("out-orders", s, s);
+    h.pipe("third", S("a"), S("T1"), 1);
+    h.pipe("third", S("c"), S("T2"), 2);
+    sides(h);
+    h.pipe("orders", S("a"), S("o1"), 60);
+    h.pipe("orders", S("c"), S("o2"), 61);
+    h.pipe("orders", S("b"), S("o3"), 62);
+    h.pipe("third", S("a"), null, 63);
+    h.pipe("right", S("c"), S("R7"), 64);
+    h.finish();
+}
+
+TEST_CASE("table_join_aggregates") {
+    streams_builder b;
+    auto counts = b.stream<str, str>("clicks").group_by_key().count();
+    auto names = b.stream<str, str>("names").to_table();
+    b.stream<str, str>("orders")
+        .left_join(counts, [](const str& o, const std::optional<std::int64_t>& n) { return o + "#" + (n ? std::to_string(*n) : str("null")); })
+        .to("out-orders");
+    names.join(counts, [](const str& nm, std::int64_t n) { return nm + "=" + std::to_string(n); }).to_stream().to("out-joined");
+    harness h("table_join_aggregates", b.build());
+    h.input("clicks", s, s).input("names", s, s).input("orders", s, s).output("out-orders", s, s).output("out-joined", s, s);
+    h.pipe("clicks", S("a"), S("c1"), 5);
+    h.pipe("orders", S("a"), S("o1"), 6);
+    h.pipe("names", S("a"), S("Ann"), 7);
+    h.pipe("clicks", S("a"), S("c2"), 8);
+    h.pipe("orders", S("b"), S("o2"), 9);
+    h.pipe("names", S("b"), S("Bob"), 10);
+    h.pipe("clicks", S("b"), S("c3"), 4);
+    h.pipe("names", S("a"), null, 11);
+    h.pipe("orders", S("a"), S("o3"), 12);
+    h.finish();
+}
+
 }  // TEST_SUITE

@@ -14,6 +14,8 @@
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/detail/value_getter.hpp>
+#include <kstreams/dsl/join_windows.hpp>
+#include <kstreams/dsl/ops/stream_join.hpp>
 #include <kstreams/dsl/ops/table_filter.hpp>
 #include <kstreams/dsl/ops/table_map_values.hpp>
 #include <kstreams/dsl/ops/table_to_stream.hpp>
@@ -70,6 +72,51 @@ public:
     /// count / reduce / aggregate with a subtractor. Always repartitions.
     template <class F, class KS = no_serde, class VS = no_serde>
     auto group_by(F selector, grouped<KS, VS> g = {}) const;
+
+    /// Table-table inner join (ktable_join.hpp): a row for each key present in both tables,
+    /// joiner(this value, other value) or joiner(key, this value, other value), timestamped with
+    /// the later of the two rows. An update on either side updates the result; a delete on
+    /// either side deletes it (a tombstone). Kept in a store when given a `materialized`.
+    template <class V2, class F>
+    auto join(const ktable<K, V2>& other, F joiner, named n = {}) const {
+        return checked_join<dsl_detail::join_kind::inner, false>(other, std::move(joiner), n, materialized<>{});
+    }
+    template <class V2, class F, class KS, class VS>
+    auto join(const ktable<K, V2>& other, F joiner, materialized<KS, VS> m) const {
+        return checked_join<dsl_detail::join_kind::inner, true>(other, std::move(joiner), named{}, m);
+    }
+    template <class V2, class F, class KS, class VS>
+    auto join(const ktable<K, V2>& other, F joiner, named n, materialized<KS, VS> m) const {
+        return checked_join<dsl_detail::join_kind::inner, true>(other, std::move(joiner), n, m);
+    }
+    /// As join(), with a row for every key of this table: joiner(this value, std::optional<other
+    /// value>), nullopt while the other table has no row.
+    template <class V2, class F>
+    auto left_join(const ktable<K, V2>& other, F joiner, named n = {}) const {
+        return checked_join<dsl_detail::join_kind::left, false>(other, std::move(joiner), n, materialized<>{});
+    }
+    template <class V2, class F, class KS, class VS>
+    auto left_join(const ktable<K, V2>& other, F joiner, materialized<KS, VS> m) const {
+        return checked_join<dsl_detail::join_kind::left, true>(other, std::move(joiner), named{}, m);
+    }
+    template <class V2, class F, class KS, class VS>
+    auto left_join(const ktable<K, V2>& other, F joiner, named n, materialized<KS, VS> m) const {
+        return checked_join<dsl_detail::join_kind::left, true>(other, std::move(joiner), n, m);
+    }
+    /// As join(), with a row for every key of either table: joiner(std::optional<this value>,
+    /// std::optional<other value>).
+    template <class V2, class F>
+    auto outer_join(const ktable<K, V2>& other, F joiner, named n = {}) const {
+        return checked_join<dsl_detail::join_kind::outer, false>(other, std::move(joiner), n, materialized<>{});
+    }
+    template <class V2, class F, class KS, class VS>
+    auto outer_join(const ktable<K, V2>& other, F joiner, materialized<KS, VS> m) const {
+        return checked_join<dsl_detail::join_kind::outer, true>(other, std::move(joiner), named{}, m);
+    }
+    template <class V2, class F, class KS, class VS>
+    auto outer_join(const ktable<K, V2>& other, F joiner, named n, materialized<KS, VS> m) const {
+        return checked_join<dsl_detail::join_kind::outer, true>(other, std::move(joiner), n, m);
+    }
 
     /// The name of the store behind this table if it was given one (it is then queryable).
     const std::optional<std::string>& queryable_store_name() const { return store_name_; }
@@ -180,6 +227,24 @@ private:
                 name, {node_}, std::shared_ptr<const dsl_detail::table_info>(r.info), std::move(f), r.store),
             r, m);
         return ktable<K, V2>(b_, i, r.key_serde, r.value_serde, queryable_name(r));
+    }
+
+    template <dsl_detail::join_kind Kind, bool Given, class V2, class F, class KS, class VS>
+    auto do_join(const ktable<K, V2>& other, F joiner, const named& n, const materialized<KS, VS>& m) const;
+    template <dsl_detail::join_kind Kind, bool Given, class V2, class F, class KS, class VS>
+    auto checked_join(const ktable<K, V2>& other, F joiner, const named& n, const materialized<KS, VS>& m) const {
+        constexpr bool valid = dsl_detail::join_call<K, V, V2, F, Kind>::valid;
+        static_assert(valid || Kind != dsl_detail::join_kind::inner,
+                      "kstreams: ktable::join(): the joiner must take (this value, other value) or (key, this value, other value)");
+        static_assert(valid || Kind != dsl_detail::join_kind::left,
+                      "kstreams: ktable::left_join(): the joiner must take (this value, std::optional<other value>) or (key, "
+                      "this value, std::optional<other value>)");
+        static_assert(valid || Kind != dsl_detail::join_kind::outer,
+                      "kstreams: ktable::outer_join(): the joiner must take (std::optional<this value>, std::optional<other "
+                      "value>) or (key, std::optional<this value>, std::optional<other value>)");
+        static_assert(!valid || dsl_detail::join_call<K, V, V2, F, Kind>::shape::not_over_wrapped,
+                      "kstreams: ktable join: " KSTREAMS_JOINER_OVER_WRAPPED_MESSAGE);
+        if constexpr (dsl_detail::join_call<K, V, V2, F, Kind>::ok) return do_join<Kind, Given>(other, std::move(joiner), n, m);
     }
 
     std::shared_ptr<dsl_detail::builder_state> b_;

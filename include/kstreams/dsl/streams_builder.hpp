@@ -16,6 +16,7 @@
 #include <kstreams/dsl/kstream_join.hpp>
 #include <kstreams/dsl/kstream_table_join.hpp>
 #include <kstreams/dsl/ktable.hpp>
+#include <kstreams/dsl/ktable_join.hpp>
 #include <kstreams/dsl/ops/table_select.hpp>
 #include <kstreams/dsl/ops/table_source.hpp>
 #include <kstreams/topology.hpp>

@@ -56,6 +56,8 @@ struct table_info {
     /// Unmaterialized views (filter, map_values, table-table join): a table_view<K,V> computing
     /// the rows from the parent's value getter (value_getter.hpp).
     std::shared_ptr<const void> view;
+    /// A table-table join's result: the two joined tables (old values asked of it go to both).
+    std::vector<std::size_t> join_parents;
 };
 
 struct graph_node {
