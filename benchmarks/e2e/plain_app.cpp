@@ -42,6 +42,33 @@ void commit(rd_kafka_t* consumer, rd_kafka_t* producer, std::map<std::pair<std::
     next.clear();
 }
 
+/// librdkafka 2.0 stops fetching once the consumer's local queue holds queued.min.messages and looks
+/// again only after up to a second (fetch.queue.backoff.ms came in 2.2). A loop that drains the
+/// queue faster than that would sleep out the rest: the same wake-up kstreams does
+/// (lib/kafka/fetch_queue.cpp), so the loop is a ceiling and not a stall. When a queue that was
+/// nearly full runs dry, an asynchronous seek of every consumed partition to its next offset wakes
+/// the fetcher; the queue is empty, so the seek drops nothing prefetched.
+class fetch_wake {
+public:
+    explicit fetch_wake(rd_kafka_t* consumer) : consumer_(consumer) {}
+
+    void after_batch(rd_kafka_queue_t* queue, const std::map<std::pair<std::string, std::int32_t>, std::int64_t>& positions) {
+        const std::size_t queued = rd_kafka_queue_length(queue);
+        if (queued >= nearly_full) was_full_ = true;
+        if (!was_full_ || queued != 0 || positions.empty()) return;
+        was_full_ = false;
+        kafka::tpl_ptr seek = kafka::make_tpl(static_cast<int>(positions.size()));
+        for (const auto& [tp, offset] : positions)
+            rd_kafka_topic_partition_list_add(seek.get(), tp.first.c_str(), tp.second)->offset = offset;
+        if (rd_kafka_error_t* err = rd_kafka_seek_partitions(consumer_, seek.get(), 0)) rd_kafka_error_destroy(err);
+    }
+
+private:
+    static constexpr std::size_t nearly_full = 75000;  ///< of queued.min.messages' 100,000
+    rd_kafka_t* consumer_;
+    bool was_full_ = false;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -82,30 +109,45 @@ int main(int argc, char** argv) {
     if (rd_kafka_resp_err_t err = rd_kafka_subscribe(consumer.get(), topics.get())) die(rd_kafka_err2str(err));
     kafka::queue_ptr queue(rd_kafka_queue_get_consumer(consumer.get()));
 
-    std::map<std::pair<std::string, std::int32_t>, std::int64_t> next;
+    std::map<std::pair<std::string, std::int32_t>, std::int64_t> next, positions;
+    fetch_wake wake(consumer.get());
     rd_kafka_message_t* batch[500];
     std::string up;
     auto next_commit = std::chrono::steady_clock::now() + 1000ms;
     while (!stop) {
         const ssize_t n = rd_kafka_consume_batch_queue(queue.get(), 100, batch, 500);
+        // The offset slot of the partition the previous record came from: a batch is mostly one
+        // partition, so the map is looked up once per run of records, not per record.
+        std::int64_t* slot = nullptr;
+        rd_kafka_topic_t* slot_topic = nullptr;
+        std::int32_t slot_partition = -1;
         for (ssize_t i = 0; i < n; ++i) {
             kafka::message_ptr m(batch[i]);
             if (m->err) continue;
-            next[{rd_kafka_topic_name(m->rkt), m->partition}] = m->offset + 1;
+            if (m->rkt != slot_topic || m->partition != slot_partition) {
+                slot_topic = m->rkt;
+                slot_partition = m->partition;
+                slot = &next[{rd_kafka_topic_name(m->rkt), m->partition}];
+            }
+            *slot = m->offset + 1;
             const auto* v = static_cast<const char*>(m->payload);
+            const void* value = v;
+            std::size_t value_len = v ? m->len : 0;
             if (transform) {
                 if (!v || m->len == 0 || v[m->len - 1] == '0') continue;
                 up.assign(v, m->len);
                 for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-            } else {
-                up.assign(v ? v : "", v ? m->len : 0);
+                value = up.data();
+                value_len = up.size();
             }
             while (rd_kafka_producev(producer.get(), RD_KAFKA_V_RKT(out), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                                     RD_KAFKA_V_KEY(m->key, m->key_len), RD_KAFKA_V_VALUE(up.data(), up.size()),
+                                     RD_KAFKA_V_KEY(m->key, m->key_len), RD_KAFKA_V_VALUE(const_cast<void*>(value), value_len),
                                      RD_KAFKA_V_TIMESTAMP(rd_kafka_message_timestamp(m.get(), nullptr)),
                                      RD_KAFKA_V_END) == RD_KAFKA_RESP_ERR__QUEUE_FULL)
                 rd_kafka_poll(producer.get(), 10);
         }
+        for (const auto& [tp, offset] : next) positions[tp] = offset;
+        wake.after_batch(queue.get(), positions);
         rd_kafka_poll(producer.get(), 0);
         if (std::chrono::steady_clock::now() >= next_commit) {
             commit(consumer.get(), producer.get(), next);

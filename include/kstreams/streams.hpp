@@ -93,6 +93,7 @@ class kafka_streams {
 public:
     using state_listener = std::function<void(streams_state new_state, streams_state old_state)>;
     using exception_handler = std::function<uncaught_exception_response(std::exception_ptr)>;
+    using metrics_listener = std::function<void(const kstreams::metrics&)>;
 
     /// Validates the topology and the configuration; throws topology_error or
     /// std::invalid_argument. The topology must outlive the application.
@@ -121,6 +122,13 @@ public:
     /// setGlobalStateRestoreListener; called from the stream threads, possibly at once. Set it
     /// before start(); throws std::logic_error after.
     void set_global_state_restore_listener(std::shared_ptr<state_restore_listener> listener);
+
+    /// Told the app's counters (as metrics()) every `interval` while it runs, and once more with
+    /// the final counters when close() has stopped the threads; called from a thread of its own. An
+    /// exception it throws is logged and does not stop the reports. Set it before start(); throws
+    /// std::logic_error after, std::invalid_argument for an interval that is not positive.
+    void set_metrics_listener(metrics_listener listener,
+                              std::chrono::milliseconds interval = std::chrono::milliseconds(1000));
 
     /// The cluster the app talks to; for the embedded cluster, its generated address.
     std::string bootstrap_servers() const;

@@ -12,6 +12,7 @@
 #include "lib/core/log.hpp"
 #include "lib/kafka/topic_admin.hpp"
 #include "lib/runtime/app_context.hpp"
+#include "lib/runtime/metrics_reporter.hpp"
 #include "lib/runtime/stream_thread.hpp"
 
 namespace kstreams {
@@ -46,6 +47,20 @@ struct kafka_streams::impl {
     std::vector<std::unique_ptr<detail::stream_thread>> threads;
     std::vector<std::unique_ptr<detail::stream_thread>> retired;
     int live_threads = 0;
+    metrics_listener metrics_to;
+    std::chrono::milliseconds metrics_interval{1000};
+    std::unique_ptr<detail::metrics_reporter> reporter;  // after the threads: it reads them
+
+    kstreams::metrics summed_metrics() const {
+        kstreams::metrics sum;
+        std::lock_guard lock(mutex);
+        for (const auto* list : {&threads, &retired})
+            for (const auto& t : *list) {
+                const kstreams::metrics m = t->metrics();
+                for (const auto& [name, value] : m.all()) sum.counter(name) += value;
+            }
+        return sum;
+    }
 
     impl(const topology& t, streams_config config) : topo(t), groups(detail::group_topology(t.model())) {
         if (config.application_id.empty()) throw std::invalid_argument("streams config: application.id is required");
@@ -232,6 +247,9 @@ struct kafka_streams::impl {
         }
         set_state(streams_state::rebalancing);
         for (int i = 0; i < ctx.config.num_stream_threads; ++i) start_thread(i);
+        if (metrics_to)
+            reporter = std::make_unique<detail::metrics_reporter>(
+                metrics_to, [this] { return summed_metrics(); }, metrics_interval);
     }
 
     bool close(std::chrono::milliseconds timeout) {
@@ -252,6 +270,7 @@ struct kafka_streams::impl {
                                                                        : now + timeout;
         bool ok = true;
         for (auto* t : all) ok = t->join_until(deadline) && ok;
+        if (ok) reporter.reset();  // its last report holds the final counters
         if (ok) set_state(streams_state::not_running);
         return ok;
     }
@@ -266,6 +285,7 @@ kafka_streams::~kafka_streams() {
     } catch (const std::exception& e) {
         KSTREAMS_LOG(error, std::string("closing the streams app: ") + e.what());
     }
+    impl_->reporter.reset();
     // Threads are joined by their destructors before the embedded cluster goes.
     impl_->threads.clear();
     impl_->retired.clear();
@@ -310,15 +330,16 @@ std::string kafka_streams::bootstrap_servers() const {
     return impl_->bootstrap;
 }
 
-kstreams::metrics kafka_streams::metrics() const {
-    kstreams::metrics sum;
+kstreams::metrics kafka_streams::metrics() const { return impl_->summed_metrics(); }
+
+void kafka_streams::set_metrics_listener(metrics_listener listener, std::chrono::milliseconds interval) {
+    if (interval.count() <= 0)
+        throw std::invalid_argument("kafka_streams: the metrics listener's interval must be positive");
     std::lock_guard lock(impl_->mutex);
-    for (const auto* list : {&impl_->threads, &impl_->retired})
-        for (const auto& t : *list) {
-            const kstreams::metrics m = t->metrics();
-            for (const auto& [name, value] : m.all()) sum.counter(name) += value;
-        }
-    return sum;
+    if (impl_->state != streams_state::created)
+        throw std::logic_error("kafka_streams: set the metrics listener before start()");
+    impl_->metrics_to = std::move(listener);
+    impl_->metrics_interval = interval;
 }
 
 std::exception_ptr kafka_streams::error() const {

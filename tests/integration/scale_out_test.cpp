@@ -59,6 +59,11 @@ struct instance {
         int status = 0;
         ::waitpid(pid, &status, 0);
         pid = -1;
+        if (WIFSIGNALED(status)) {
+            // Say how it died: a crash at close is otherwise only "-1".
+            MESSAGE("instance killed by signal " << WTERMSIG(status) << "; its log:\n" << output());
+            return -1;
+        }
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     }
     void kill_hard() {

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <set>
@@ -443,6 +444,56 @@ TEST_CASE("progress is readable between commits: processed, produced, acknowledg
     CHECK(m.all().count("records-lag.progress-in.0") == 1);
     CHECK(m.value("records-lag.progress-in.0") == 0);
     CHECK(app.close(30s));
+}
+
+TEST_CASE("the metrics listener is told progress between commits and the final counters at close") {
+    embedded_cluster cluster;
+    cluster.create_topic("listened-in", 1);
+    cluster.create_topic("listened-out", 1);
+    constexpr std::uint64_t n = 1000;
+    {
+        test::topic_writer writer(cluster.bootstrap_servers());
+        for (std::uint64_t i = 0; i < n; ++i) writer.send("listened-in", "k" + std::to_string(i % 5), std::to_string(i), 1000);
+        writer.flush();
+    }
+    topology t;
+    t.add_source<std::string, std::string>("in", {"listened-in"})
+        .add_sink<std::string, std::string>("out", "listened-out", {"in"});
+    auto cfg = embedded_config("listened");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    cfg.commit_interval = 10min;  // what the listener sees before close() was published mid-run
+    kafka_streams app(t, cfg);
+    CHECK_THROWS_AS(app.set_metrics_listener([](const kstreams::metrics&) {}, 0ms), std::invalid_argument);
+    std::mutex mutex;
+    std::condition_variable told;
+    std::vector<kstreams::metrics> reports;
+    app.set_metrics_listener(
+        [&](const kstreams::metrics& m) {
+            std::lock_guard lock(mutex);
+            reports.push_back(m);
+            told.notify_all();
+        },
+        20ms);
+    app.start();
+    CHECK_THROWS_AS(app.set_metrics_listener([](const kstreams::metrics&) {}), std::logic_error);
+    {
+        std::unique_lock lock(mutex);
+        const bool all_acknowledged = told.wait_for(lock, 60s, [&] {
+            return !reports.empty() && reports.back().value(metric::records_processed) == n &&
+                   reports.back().value(metric::records_acknowledged) == n;
+        });
+        CHECK(all_acknowledged);
+    }
+    std::size_t before_close = 0;
+    {
+        std::lock_guard lock(mutex);
+        before_close = reports.size();
+    }
+    CHECK(app.close(30s));
+    std::lock_guard lock(mutex);
+    CHECK(reports.size() > before_close);  // the final report, after the threads stopped
+    CHECK(reports.back().value(metric::records_produced) == n);
+    CHECK(reports.back().value(metric::records_acknowledged) == n);
 }
 
 KSTREAMS_CO_TEST_CASE("waking the fetcher of a partition whose fetch queue filled and ran dry loses and repeats nothing") {
