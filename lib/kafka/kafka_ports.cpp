@@ -268,22 +268,30 @@ std::optional<std::pair<std::int64_t, std::int64_t>> kafka_restore_reader::offse
 }
 
 void kafka_restore_reader::add(const d::topic_partition& tp, std::int64_t from) {
+    if (positions_.count(tp)) change_assignment(tp, 0, false);
     positions_[tp] = from;
-    reassign();
+    change_assignment(tp, from, true);
 }
 
 void kafka_restore_reader::remove(const d::topic_partition& tp) {
-    if (positions_.erase(tp)) reassign();
+    if (positions_.erase(tp)) change_assignment(tp, 0, false);
 }
 
-void kafka_restore_reader::reassign() {
-    tpl_ptr list = make_tpl(static_cast<int>(positions_.size()));
-    for (const auto& [tp, from] : positions_)
-        rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset =
-            from < 0 ? RD_KAFKA_OFFSET_BEGINNING : from;
-    if (rd_kafka_resp_err_t err = rd_kafka_assign(consumer_, positions_.empty() ? nullptr : list.get()))
-        throw streams_error(std::string("could not assign changelog partitions to the restore consumer: ") +
-                            rd_kafka_err2str(err));
+// Incremental, one partition at a time: replacing the whole assignment on every change stops and
+// restarts every partition still read, and librdkafka 2.0 can then stop a partition twice when
+// restorations end in quick succession, which fails its assertion `rktp->rktp_started` and aborts
+// the process (confluentinc/librdkafka#5573).
+void kafka_restore_reader::change_assignment(const d::topic_partition& tp, std::int64_t from, bool add) {
+    tpl_ptr one = make_tpl(1);
+    rd_kafka_topic_partition_list_add(one.get(), tp.topic.c_str(), tp.partition)->offset =
+        from < 0 ? RD_KAFKA_OFFSET_BEGINNING : from;
+    rd_kafka_error_t* err =
+        add ? rd_kafka_incremental_assign(consumer_, one.get()) : rd_kafka_incremental_unassign(consumer_, one.get());
+    if (!err) return;
+    const std::string what = rd_kafka_error_string(err);
+    rd_kafka_error_destroy(err);
+    throw streams_error("could not " + std::string(add ? "assign changelog partition " : "unassign changelog partition ") +
+                        describe_partition(tp.topic, tp.partition) + " to the restore consumer: " + what);
 }
 
 std::size_t kafka_restore_reader::read(std::size_t max, d::restore_sink& sink) {

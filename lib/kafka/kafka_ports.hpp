@@ -90,7 +90,7 @@ public:
     std::size_t read(std::size_t max, d::restore_sink& sink) override;
 
 private:
-    void reassign();
+    void change_assignment(const d::topic_partition& tp, std::int64_t from, bool add);
 
     rd_kafka_t* consumer_;
     std::chrono::milliseconds timeout_;

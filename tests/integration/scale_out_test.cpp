@@ -77,6 +77,22 @@ struct instance {
         s << in.rdbuf();
         return s.str();
     }
+    /// "running" or how the process ended, without waiting.
+    std::string liveness() {
+        if (pid <= 0) return "stopped by the test";
+        int status = 0;
+        if (::waitpid(pid, &status, WNOHANG) == 0) return "running";
+        pid = -1;
+        if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+        return "exited with " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    /// The log's last `lines` lines.
+    std::string tail(std::size_t lines = 30) const {
+        const std::string out = output();
+        std::size_t pos = out.size();
+        for (std::size_t n = 0; n <= lines && pos > 0; ++n) pos = out.rfind('\n', pos - 1);
+        return pos == std::string::npos ? out : out.substr(pos + 1);
+    }
     /// Whether the log says it was assigned at least one partition.
     bool had_partitions() const {
         const std::string out = output();
@@ -109,6 +125,28 @@ std::string last_assignment(const std::string& log) {
     return log.substr(pos + 11, end == std::string::npos ? std::string::npos : end - pos - 11);
 }
 
+/// The keys whose latest sum differs from the expected one, for a failure message.
+std::string differences(const std::map<std::string, std::int64_t>& expected, const std::map<std::string, std::int64_t>& latest) {
+    std::ostringstream s;
+    for (const auto& [k, v] : expected) {
+        const auto it = latest.find(k);
+        if (it == latest.end()) s << k << ": missing (expected " << v << ") ";
+        else if (it->second != v) s << k << ": " << it->second << " (expected " << v << ") ";
+    }
+    for (const auto& [k, v] : latest)
+        if (!expected.count(k)) s << k << ": unexpected " << v << " ";
+    return s.str();
+}
+
+/// Why the results differ: the keys, and each instance's state and last log lines.
+std::string diagnose(const std::map<std::string, std::int64_t>& expected, const std::map<std::string, std::int64_t>& latest,
+                     std::initializer_list<std::pair<const char*, instance*>> instances) {
+    std::ostringstream s;
+    s << differences(expected, latest) << "\n";
+    for (auto [name, i] : instances) s << "instance " << name << ": " << i->liveness() << "; its log ends:\n" << i->tail() << "\n";
+    return s.str();
+}
+
 }  // namespace
 
 TEST_CASE("scale out to 2 then 3 processes, kill one: its tasks move with their state, results as one instance") {
@@ -126,13 +164,13 @@ TEST_CASE("scale out to 2 then 3 processes, kill one: its tasks move with their 
     instance b(args(2), dir / "b.log");
     produce(writer, in, 0, 300, expected);
     test::read_until_latest_equals(reader, expected, 90s, latest);
-    REQUIRE(latest == expected);
+    REQUIRE_MESSAGE(latest == expected, diagnose(expected, latest, {{"a", &a}, {"b", &b}}));
 
     instance c(args(3), dir / "c.log");
     std::this_thread::sleep_for(8s);  // let the group rebalance onto three members
     produce(writer, in, 300, 600, expected);
     test::read_until_latest_equals(reader, expected, 90s, latest);
-    REQUIRE(latest == expected);
+    REQUIRE_MESSAGE(latest == expected, diagnose(expected, latest, {{"a", &a}, {"b", &b}, {"c", &c}}));
     CHECK(a.had_partitions());
     CHECK(b.had_partitions());
     CHECK(c.had_partitions());
@@ -141,7 +179,7 @@ TEST_CASE("scale out to 2 then 3 processes, kill one: its tasks move with their 
     b.kill_hard();
     produce(writer, in, 600, 900, expected);
     test::read_until_latest_equals(reader, expected, 90s, latest);
-    CHECK(latest == expected);
+    CHECK_MESSAGE(latest == expected, diagnose(expected, latest, {{"a", &a}, {"c", &c}}));
     const bool restored = a.output().find("restored ") != std::string::npos ||
                           c.output().find("restored ") != std::string::npos;
     CHECK_MESSAGE(restored, "a survivor should restore the killed instance's stores from their changelogs");
