@@ -105,6 +105,7 @@ topology builder_state::build() const {
         d.out_type = g.out_type;
         d.make = g.make;
         d.stores = g.connected_stores;
+        d.global = g.global;
         for (std::size_t p : g.parents) d.parents.push_back(nodes_.at(p).name);
         if (g.repartition && g.kind == node_kind::source) {
             // A repartition node of its own (repartition(), a join's or to_table()'s): the node is
@@ -142,7 +143,10 @@ topology builder_state::build() const {
         }
         t.add_node(std::move(d));
         if (!g.store_if || g.store_if())
-            for (const auto& b : g.stores) t.add_state_store(b, {g.name});
+            for (const auto& b : g.stores) {
+                if (g.global) t.add_global_state_store(b);  // connected through d.stores
+                else t.add_state_store(b, {g.name});
+            }
     }
     for (const auto& b : user_stores_) t.add_state_store(b, {});
     for (const auto& group : copartition_groups_) {

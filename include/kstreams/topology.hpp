@@ -2,6 +2,7 @@
 #pragma once
 
 #include <concepts>
+#include <type_traits>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -123,6 +124,42 @@ public:
         };
         return add_node(std::move(def));
     }
+
+    /// A global store (Kafka's addGlobalStore): every instance fills it from all partitions of
+    /// `topic` before processing starts and keeps following the topic; `supplier` makes the
+    /// processor that writes each record of the topic into the store (it forwards nothing). Any
+    /// processor of the topology may read the store without being connected to it. The builder
+    /// must have logging disabled: the topic itself is the store's changelog.
+    template <class K, class V, class Supplier, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
+        requires processor_type<typename std::invoke_result_t<Supplier&>::element_type>
+    topology& add_global_store(std::shared_ptr<const store_builder> builder, std::string source_name, std::string topic,
+                               std::string processor_name, Supplier supplier, KS ks = KS{}, VS vs = VS{},
+                               source_options options = {}) {
+        static_assert(serde_for<KS, K>, "kstreams: add_global_store: the key serde does not produce K");
+        static_assert(serde_for<VS, V>, "kstreams: add_global_store: the value serde does not produce V");
+        using P = typename std::invoke_result_t<Supplier&>::element_type;
+        static_assert(std::is_same_v<typename P::key_in, K> && std::is_same_v<typename P::value_in, V>,
+                      "kstreams: add_global_store: the update processor must take the records of the source (K, V)");
+        auto src = make_source_def<K, V>(source_name, std::move(ks), std::move(vs), std::move(options));
+        src.topics = {std::move(topic)};
+        src.global = true;
+        const std::string store = builder ? builder->name() : std::string{};
+        add_node(std::move(src));
+        add_processor_node<P, detail::processor_node<P>>(std::move(processor_name), std::move(supplier), {source_name},
+                                                         {store});
+        model_->nodes.back().global = true;
+        return add_global_state_store(std::move(builder));
+    }
+    template <class K, class V, class B, class Supplier, class KS = default_serde_t<K>, class VS = default_serde_t<V>>
+        requires std::derived_from<B, store_builder> && processor_type<typename std::invoke_result_t<Supplier&>::element_type>
+    topology& add_global_store(B builder, std::string source_name, std::string topic, std::string processor_name,
+                               Supplier supplier, KS ks = KS{}, VS vs = VS{}, source_options options = {}) {
+        return add_global_store<K, V>(std::shared_ptr<const store_builder>(std::make_shared<B>(std::move(builder))),
+                                      std::move(source_name), std::move(topic), std::move(processor_name),
+                                      std::move(supplier), std::move(ks), std::move(vs), std::move(options));
+    }
+    /// (Internal) The store of a global store's update processor (add_global_store, the DSL).
+    topology& add_global_state_store(std::shared_ptr<const store_builder> builder);
 
     /// A store, connected to the named processors (more can be connected later).
     topology& add_state_store(std::shared_ptr<const store_builder> builder,

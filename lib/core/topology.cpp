@@ -21,6 +21,11 @@ topology& topology::add_state_store(std::shared_ptr<const store_builder> builder
     return *this;
 }
 
+topology& topology::add_global_state_store(std::shared_ptr<const store_builder> builder) {
+    model_->stores.push_back({std::move(builder), {}, true});
+    return *this;
+}
+
 topology& topology::connect_processor_and_state_stores(std::string processor, std::vector<std::string> stores) {
     model_->pending_connections.emplace_back(std::move(processor), std::move(stores));
     return *this;

@@ -88,7 +88,7 @@ topology_description describe_topology(const topology_model& m, const topology_g
     for (const auto& sub : groups.subtopologies) {
         const described_subtopology d = describe_group(m, groups, sub);
         subtopology_description sd{sub.id, {}};
-        out << "  Sub-topology: " << sub.id << "\n";
+        out << "  Sub-topology: " << sub.id << (sub.global ? " for global store (will not generate tasks)" : "") << "\n";
         for (std::size_t idx : d.order) {
             const node_def& n = m.nodes[idx];
             sd.nodes.push_back(n.name);
@@ -115,7 +115,7 @@ topology_description describe_topology(const topology_model& m, const topology_g
             }
             out << "\n";
         }
-        out << "\n";
+        if (!sub.global) out << "\n";  // Kafka prints a global store without the blank line
         result.subtopologies.push_back(std::move(sd));
     }
     result.text = out.str();

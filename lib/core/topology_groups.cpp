@@ -109,6 +109,8 @@ topology_groups group_topology(const topology_model& m) {
             if (parent.kind == node_kind::sink) fail("Sink " + p + " cannot be used as a parent (of " + d.name + ")");
             if (std::find(g.parents[i].begin(), g.parents[i].end(), it->second) != g.parents[i].end())
                 fail(what + " names its parent " + p + " twice");
+            if (parent.global && !d.global)
+                fail(what + " cannot read from " + p + ": it belongs to a global store (its update processor forwards nothing)");
             if (parent.out_type != d.in_type)
                 fail(what + " takes " + describe_type(d.in_type) + " but its parent " + p + " forwards " +
                      describe_type(parent.out_type));
@@ -151,6 +153,13 @@ topology_groups group_topology(const topology_model& m) {
         // Adding the same builder twice is allowed (Kafka Streams: the same StoreBuilder instance).
         if (!fresh && m.stores[it->second].builder != m.stores[s].builder)
             fail("A different StateStore has already been added with the name " + name);
+        if (!fresh && m.stores[it->second].global != m.stores[s].global)
+            fail("StateStore " + name + " is added both as a global store and as a store of stream tasks");
+        if (m.stores[s].global) {
+            if (m.stores[s].builder->logging_enabled())
+                fail("StateStore " + name + " for global table must not have logging enabled.");
+            if (fresh) g.global_stores.push_back(s);
+        }
     }
     auto connect = [&](const std::string& proc, const std::string& store) {
         if (!store_index.contains(store))
@@ -160,6 +169,12 @@ topology_groups group_topology(const topology_model& m) {
         if (m.nodes[it->second].kind != node_kind::processor)
             fail("cannot connect the state store " + store + " to the " + kind_name(m.nodes[it->second].kind) + " " + proc +
                  ": stores can be connected only to processors");
+        const bool global_store = m.stores[store_index.at(store)].global;
+        if (global_store && !m.nodes[it->second].global)
+            fail("Global StateStore " + store + " can be used by a Processor without being specified; it should not be "
+                 "explicitly passed (processor " + proc + ")");
+        if (!global_store && m.nodes[it->second].global)
+            fail("the update processor " + proc + " of a global store cannot be connected to the non-global store " + store);
         auto& v = g.node_stores[it->second];
         if (std::find(v.begin(), v.end(), store) == v.end()) v.push_back(store);
     };
@@ -208,6 +223,7 @@ topology_groups group_topology(const topology_model& m) {
         std::set<std::size_t> stores;
         for (auto i : sub.nodes) {
             const node_def& d = m.nodes[i];
+            if (d.global) sub.global = true;
             if (d.kind == node_kind::source) {
                 sub.source_topics.insert(sub.source_topics.end(), d.topics.begin(), d.topics.end());
                 if (d.pattern) sub.source_patterns.push_back(*d.pattern);

@@ -230,6 +230,9 @@ struct kafka_streams::impl {
                 (*ctx.sink_producer_settings)["bootstrap.servers"] =
                     is_embedded(cfg.sink_bootstrap_servers) ? bootstrap : cfg.sink_bootstrap_servers;
             }
+            if (groups.has_global())
+                throw streams_error("the topology has global stores (global_table / add_global_store): the Kafka "
+                                    "runtime does not run them yet; use the test driver");
             kafka::topic_admin admin(merged(common, cfg.admin), cfg.startup_timeout, cluster);
             ctx.plan = detail::plan_topics(topo.model(), groups, admin,
                                            {cfg.application_id, cfg.replication_factor, own_cluster != nullptr,

@@ -180,10 +180,13 @@ state_store& stream_task::store(std::string_view name, const node& asker) {
     auto idx = node_def_index_.find(&asker);
     if (idx == node_def_index_.end()) throw topology_error("store " + std::string(name) + " asked for by an unknown node");
     const auto& connected = groups_.node_stores[idx->second];
-    if (std::find(connected.begin(), connected.end(), name) == connected.end())
+    if (std::find(connected.begin(), connected.end(), name) == connected.end()) {
+        if (env_.global_store)
+            if (state_store* global = env_.global_store(name)) return *global;
         throw topology_error("processor " + asker.name() + " is not connected to store " + std::string(name) +
                              "; connect it with add_state_store(..., {\"" + asker.name() +
                              "\"}) or connect_processor_and_state_stores");
+    }
     return *stores_.at(std::string(name));
 }
 

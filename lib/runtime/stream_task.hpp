@@ -49,6 +49,9 @@ struct task_environment {
     boost::asio::any_io_executor executor;
     /// Called each time an async record completes (the runner wakes up to process what follows).
     std::function<void()> async_done;
+    /// The instance's global store of this name (global_task.hpp), or nullptr: every processor
+    /// may read a global store without being connected to it.
+    std::function<state_store*(std::string_view name)> global_store;
 };
 
 /// A store's changelog and how to replay it.

@@ -11,6 +11,7 @@
 
 #include "lib/core/topology_groups.hpp"
 #include "lib/core/log.hpp"
+#include "lib/runtime/global_task.hpp"
 #include "lib/runtime/task_manager.hpp"
 #include "lib/test/memory_ports.hpp"
 #include "lib/state/record_cache.hpp"
@@ -35,6 +36,7 @@ std::filesystem::path make_temp_state_dir() {
 detail::subtopology_group merge_subtopologies(const detail::topology_groups& groups) {
     detail::subtopology_group all;
     for (const auto& sub : groups.subtopologies) {
+        if (sub.global) continue;  // the driver's global task runs those
         all.nodes.insert(all.nodes.end(), sub.nodes.begin(), sub.nodes.end());
         all.describe_order.insert(all.describe_order.end(), sub.describe_order.begin(), sub.describe_order.end());
         for (std::size_t s : sub.stores)
@@ -84,6 +86,10 @@ struct topology_test_driver::impl {
     detail_impl::memory_consumer consumer;
     detail_impl::memory_producer producer;
     detail_impl::memory_restorer restorer{changelog_history};
+    /// The global stores, updated at once by what is piped into (or sent to) a global topic, as
+    /// Kafka's TopologyTestDriver updates its global state task.
+    std::unique_ptr<detail::global_task> global;
+    std::map<std::string, std::int64_t, std::less<>> global_offsets;
     std::unique_ptr<detail::task_manager> manager;
     detail::stream_task* task = nullptr;
     std::map<std::string, detail::topic_partition, std::less<>> assigned;  ///< input partitions so far
@@ -111,6 +117,11 @@ struct topology_test_driver::impl {
         for (auto& [topic, records] : config.changelogs)
             changelog_history[topic].assign(records.begin(), records.end());
         producer.deliver = [this] { capture_outputs(); };
+        if (groups.has_global()) {
+            global = std::make_unique<detail::global_task>(t.model(), groups, env);
+            global->init();
+            env.global_store = [this](std::string_view name) { return global->find_store(name); };
+        }
         manager = std::make_unique<detail::task_manager>(
             t.model(), groups, env, consumer, producer, restorer,
             [this](std::string_view) { return &all_subtopologies; }, manager_config(config));
@@ -128,17 +139,30 @@ struct topology_test_driver::impl {
             process_all();
             closing = true;
             manager->close(true);
+            if (global) global->close();
         } catch (const std::exception& e) {
             KSTREAMS_LOG(error, std::string("test driver: error while closing: ") + e.what());
         }
         manager.reset();
+        global.reset();
         if (!temp_dir.empty()) {
             std::error_code ec;
             std::filesystem::remove_all(temp_dir, ec);
         }
     }
 
-    bool reads(std::string_view topic) const { return task->source_for(topic) != nullptr; }
+    bool reads(std::string_view topic) const { return task->source_for(topic) != nullptr || reads_global(topic); }
+    bool reads_global(std::string_view topic) const { return global && global->reads(topic); }
+
+    /// One record of a global topic: through its update processor, then written down.
+    void update_global(const produced_record& r) {
+        auto [it, fresh] = global_offsets.try_emplace(r.topic, 0);
+        const std::optional<std::string_view> key = r.key ? std::optional<std::string_view>(*r.key) : std::nullopt;
+        const std::optional<std::string_view> value = r.value ? std::optional<std::string_view>(*r.value) : std::nullopt;
+        const detail::raw_record raw{it->first, 0, it->second++, r.timestamp, key, value, &r.headers};
+        global->process(raw);
+        global->flush();
+    }
 
     /// Moves what the task sent into the output queues, and records sent to topics the topology
     /// itself reads into their input queues.
@@ -146,7 +170,8 @@ struct topology_test_driver::impl {
         while (!producer.sent.empty()) {
             produced_record r = std::move(producer.sent.front());
             producer.sent.pop_front();
-            if (!closing && reads(r.topic)) enqueue(r);
+            if (!closing && reads_global(r.topic)) update_global(r);
+            else if (!closing && reads(r.topic)) enqueue(r);
             if (changelog_topics.count(r.topic)) {
                 auto& history = changelog_history[r.topic];
                 history.push_back(r);
@@ -227,7 +252,9 @@ void topology_test_driver::pipe_raw(const std::string& topic, std::optional<std:
                                     std::optional<std::string> value, std::int64_t timestamp, const headers& hdrs) {
     if (!impl_->reads(topic))
         throw std::invalid_argument("unknown input topic " + topic + ": no source of the topology reads it");
-    impl_->enqueue(produced_record{topic, std::move(key), std::move(value), timestamp, hdrs});
+    produced_record r{topic, std::move(key), std::move(value), timestamp, hdrs};
+    if (impl_->reads_global(topic)) impl_->update_global(r);
+    else impl_->enqueue(r);
     impl_->process_all();
 }
 
@@ -246,12 +273,16 @@ std::int64_t topology_test_driver::wall_clock_time_ms() const { return impl_->wa
 
 state_store& topology_test_driver::get_state_store(std::string_view name) {
     if (auto* s = impl_->task->find_store(name)) return *s;
+    if (impl_->global)
+        if (auto* s = impl_->global->find_store(name)) return *s;
     throw std::invalid_argument("the topology has no store named " + std::string(name));
 }
 
 std::vector<std::string> topology_test_driver::state_store_names() const {
     std::vector<std::string> names;
     for (const state_store* s : impl_->task->stores()) names.push_back(s->name());
+    if (impl_->global)
+        for (const state_store* s : impl_->global->stores()) names.push_back(s->name());
     return names;
 }
 

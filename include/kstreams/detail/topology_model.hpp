@@ -49,11 +49,16 @@ struct node_def {
 
     /// Topics of this source/sink are internal: the runtime names them `<application.id>-<topic>`.
     bool internal_topic = false;
+    /// A global store's source or update processor: run by the global task of every instance over
+    /// all partitions of its topic, never by stream tasks.
+    bool global = false;
 };
 
 struct store_def {
     std::shared_ptr<const store_builder> builder;
     std::vector<std::string> processors;
+    /// A global store: filled from its source topic (no changelog), readable by every processor.
+    bool global = false;
 };
 
 /// A repartition topic the DSL inserted (or a user asked for with repartition()).

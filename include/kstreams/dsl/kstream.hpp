@@ -31,6 +31,7 @@
 namespace kstreams {
 
 template <class K, class V> class ktable;
+template <class K, class V> class global_ktable;
 template <class K, class V> class kgrouped_stream;
 template <class K, class V> class branched_kstream;
 class streams_builder;
@@ -271,6 +272,18 @@ public:
     template <class VT, class F, class KS = no_serde, class VS = no_serde, class OS = no_serde>
     auto left_join(const ktable<K, VT>& table, F joiner, joined<KS, VS, OS> j = {}) const;
 
+    /// Joins each record with the global table's row of mapper(key, value) (or mapper(value)), a
+    /// key of the table's type or a std::optional of it (kstream_global_join.hpp): joiner(value,
+    /// table value) or joiner(key, value, table value), with the record's key, timestamp and
+    /// headers. Only stream records trigger output; a record with a null value, a null mapped key
+    /// or no row gives none. Never repartitions: every instance holds the whole table.
+    template <class KG, class VG, class M, class F>
+    auto join(const global_ktable<KG, VG>& table, M mapper, F joiner, named n = {}) const;
+    /// As join(global_ktable), and a record with a null mapped key or without a row is joined
+    /// with nullopt: joiner(value, std::optional<table value>). Null values are still dropped.
+    template <class KG, class VG, class M, class F>
+    auto left_join(const global_ktable<KG, VG>& table, M mapper, F joiner, named n = {}) const;
+
     /// The stream as a table: each record an update of its key (null value = delete).
     ktable<K, V> to_table(named n = {}) const;
     template <class KS, class VS>
@@ -305,6 +318,9 @@ private:
 
     template <dsl_detail::join_kind Kind, class VT, class F, class KS, class VS, class OS>
     auto do_table_join(const ktable<K, VT>& table, F joiner, const joined<KS, VS, OS>& j) const;
+
+    template <dsl_detail::join_kind Kind, class KG, class VG, class M, class F>
+    auto do_global_join(const global_ktable<KG, VG>& table, M mapper, F joiner, const named& n) const;
 
     kstream same_shape(std::size_t i) const { return kstream(b_, i, repartition_required_, key_serde_, value_serde_); }
 

@@ -8,11 +8,13 @@
 #include <vector>
 
 #include <kstreams/dsl/branched_kstream.hpp>
+#include <kstreams/dsl/global_ktable.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/kgrouped_stream.hpp>
 #include <kstreams/dsl/kgrouped_table.hpp>
 #include <kstreams/dsl/kstream.hpp>
+#include <kstreams/dsl/kstream_global_join.hpp>
 #include <kstreams/dsl/kstream_join.hpp>
 #include <kstreams/dsl/kstream_table_join.hpp>
 #include <kstreams/dsl/ktable.hpp>
@@ -65,6 +67,39 @@ public:
     template <class K, class V, class MKS, class MVS>
     ktable<K, V> table(std::string topic, materialized<MKS, MVS> m) {
         return table<K, V>(std::move(topic), consumed<>{}, std::move(m));
+    }
+
+    /// A global table of a topic (Kafka's globalTable): every instance keeps all of it, filled
+    /// from every partition before processing starts and kept up to date while it runs; streams
+    /// join it with a key mapper. Its store (named by `m`, or generated) is a global store:
+    /// never logged (the topic is its changelog) and never cached.
+    template <class K, class V, class KS = no_serde, class VS = no_serde, class MKS = no_serde, class MVS = no_serde>
+    global_ktable<K, V> global_table(std::string topic, consumed<KS, VS> c = {}, materialized<MKS, MVS> m = {}) {
+        serde_ref<K> ks = dsl_detail::pick_serde<K>(c.key_serde, {});
+        serde_ref<V> vs = dsl_detail::pick_serde<V>(c.value_serde, {});
+        serde_ref<K> sks = dsl_detail::pick_serde<K>(m.key_serde, ks);
+        serde_ref<V> svs = dsl_detail::pick_serde<V>(m.value_serde, vs);
+        // Kafka Streams' order, as table(): store name, source name, table source name.
+        const std::string store = m.store_name.empty() ? b_->new_store_name(topic + "-") : m.store_name;
+        const std::string source = b_->name_or_generate(c.name.empty() ? c.name : c.name + "-source", dsl_detail::names::source);
+        const std::string table = b_->name_or_generate(c.name, dsl_detail::names::table_source);
+        const std::size_t src = add_source_node<K, V>(source, {std::move(topic)}, std::nullopt, c, ks, vs);
+        b_->at(src).global = true;
+        auto info = std::make_shared<dsl_detail::table_info>();
+        info->materialized = true;
+        info->caching = false;
+        dsl_detail::graph_node g = dsl_detail::processor_node_of<K, V, K, change<V>, dsl_detail::table_source_node<K, V>>(
+            table, {src}, store, std::shared_ptr<const dsl_detail::table_info>(info), svs);
+        g.global = true;
+        g.connected_stores = {store};
+        g.stores.push_back(dsl_detail::timestamped_store_builder<K, V>(
+            *b_, store, m.with_caching_disabled().with_logging_disabled(), sks, svs));
+        b_->add(std::move(g));
+        return global_ktable<K, V>(b_, store, sks, svs);
+    }
+    template <class K, class V, class MKS, class MVS>
+    global_ktable<K, V> global_table(std::string topic, materialized<MKS, MVS> m) {
+        return global_table<K, V>(std::move(topic), consumed<>{}, std::move(m));
     }
 
     /// A store for process() / process_values() (they name it in their `stores` argument).

@@ -87,6 +87,9 @@ struct graph_node {
     /// A join that takes null-key records (left/outer stream-stream join, stream-table left join;
     /// Kafka's NULL_KEY_RELAXED_JOIN label): repartition topics anywhere upstream keep them.
     bool null_key_relaxed_join = false;
+    /// A global table's source or update processor (streams_builder::global_table): its stores
+    /// are global stores, filled by the global task of every instance.
+    bool global = false;
 };
 
 /// The graph a streams_builder and all its handles share.

@@ -340,6 +340,7 @@ public final class Main {
         DslScenarios.register();
         NullKeyScenarios.register();
         TableJoinScenarios.register();
+        GlobalJoinScenarios.register();
     }
 
     static void tableInputs(Harness h) {

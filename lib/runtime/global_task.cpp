@@ -1,0 +1,178 @@
+#include "lib/runtime/global_task.hpp"
+
+#include <kstreams/error.hpp>
+
+#include "lib/core/log.hpp"
+
+namespace kstreams::detail {
+
+namespace {
+std::string at(const raw_record& raw) {
+    return "topic " + std::string(raw.topic) + ", partition " + std::to_string(raw.partition) + ", offset " +
+           std::to_string(raw.offset);
+}
+}  // namespace
+
+global_task::global_task(const topology_model& model, const topology_groups& groups, task_environment& env)
+    : model_(model), groups_(groups), env_(env) {}
+
+global_task::~global_task() {
+    try {
+        close();
+    } catch (const std::exception& e) {
+        KSTREAMS_LOG(error, std::string("global task: error while closing: ") + e.what());
+    }
+}
+
+void global_task::init() {
+    resources_ = env_.stores;
+    resources_.metrics = env_.metrics;
+    // No record cache: the global stores are read by every stream thread while the global task
+    // writes them, and nothing is downstream of an update processor to coalesce for.
+    resources_.cache = nullptr;
+    for (std::size_t s : groups_.global_stores) {
+        const auto& builder = *model_.stores[s].builder;
+        auto [it, inserted] = stores_.emplace(builder.name(), builder.build());
+        if (inserted) store_order_.push_back(it->second.get());
+    }
+    if (has_persistent_stores() && !env_.state_dir.empty()) std::filesystem::create_directories(task_directory());
+    for (state_store* store : store_order_) store->init(*this);
+
+    std::map<std::size_t, node*> by_index;
+    for (const auto& sub : groups_.subtopologies) {
+        if (!sub.global) continue;
+        for (std::size_t idx : sub.nodes) {
+            const node_def& def = model_.nodes[idx];
+            std::unique_ptr<node> n = def.make();
+            if (def.kind == node_kind::source) {
+                auto* src = static_cast<source_node*>(n.get());
+                for (const auto& t : def.topics) {
+                    sources_.emplace(t, std::make_pair(src, &def));
+                    topics_.push_back(t);
+                }
+            }
+            by_index.emplace(idx, n.get());
+            node_def_index_.emplace(n.get(), idx);
+            nodes_.push_back(std::move(n));
+        }
+    }
+    for (const auto& [idx, n] : by_index)
+        for (std::size_t child : groups_.children[idx]) n->add_child(by_index.at(child));
+    for (auto& n : nodes_) n->init(*this);
+    initialized_ = true;
+}
+
+void global_task::process(const raw_record& raw) {
+    auto it = sources_.find(raw.topic);
+    if (it == sources_.end()) throw streams_error("global task: no global store reads topic " + std::string(raw.topic));
+    auto [src, def] = it->second;
+    std::int64_t ts = raw.timestamp;
+    if (def->extractor) {
+        ts = def->extractor(raw, -1);
+        if (ts < 0) {
+            ++metrics().counter(metric::skipped_invalid_timestamp);
+            KSTREAMS_LOG(warn, "global task: skipping the record at " + at(raw) + ": the timestamp extractor returned " +
+                                   std::to_string(ts));
+            return;
+        }
+    } else if (ts < 0) {
+        throw streams_error("global task: the record at " + at(raw) + " has an invalid (negative) timestamp " +
+                            std::to_string(ts) + "; use a timestamp extractor that skips or repairs such records");
+    }
+    metadata_ = {raw.topic, raw.partition, raw.offset};
+    has_metadata_ = true;
+    current_record_ = {ts, nullptr};
+    try {
+        src->process_raw(raw, ts);
+    } catch (const streams_error&) {
+        has_metadata_ = false;
+        throw;
+    } catch (const std::exception& e) {
+        has_metadata_ = false;
+        throw streams_error("global task: exception while processing the record at " + at(raw) + " (source " +
+                            src->name() + "): " + e.what());
+    }
+    has_metadata_ = false;
+}
+
+void global_task::flush() {
+    for (state_store* store : store_order_) store->flush_cache();
+    for (state_store* store : store_order_) store->flush();
+}
+
+void global_task::close() {
+    if (!initialized_) return;
+    initialized_ = false;
+    for (auto& n : nodes_) n->close();
+    for (state_store* store : store_order_) store->flush();
+    for (state_store* store : store_order_) store->close();
+}
+
+state_store* global_task::find_store(std::string_view name) {
+    auto it = stores_.find(name);
+    return it == stores_.end() ? nullptr : it->second.get();
+}
+
+bool global_task::has_persistent_stores() const {
+    for (const state_store* s : store_order_)
+        if (s->persistent()) return true;
+    return false;
+}
+
+cancellable global_task::schedule(node& owner, std::chrono::milliseconds, punctuation_type, punctuator) {
+    // As Kafka's global processor context: a global store's update processor cannot punctuate.
+    throw topology_error("processor " + owner.name() + " updates a global store and cannot schedule punctuations");
+}
+
+state_store& global_task::store(std::string_view name, const node& asker) {
+    // An update processor may read any global store (Kafka's global processor context).
+    if (state_store* s = find_store(name)) return *s;
+    throw topology_error("processor " + asker.name() + " of a global store asked for store " + std::string(name) +
+                         ", which is not a global store");
+}
+
+record_collector& global_task::collector() {
+    throw streams_error("global task: a global store's update processor cannot send records");
+}
+
+void global_task::record_dropped(std::string_view reason_metric, const node& where) {
+    ++metrics().counter(metric::dropped_records);
+    ++metrics().counter(reason_metric);
+    std::string key = std::string(reason_metric) + "@" + where.name();
+    if (!warned_[key]) {
+        warned_[key] = true;
+        const std::string place = has_metadata_ ? " at topic " + std::string(metadata_.topic) + ", partition " +
+                                                      std::to_string(metadata_.partition) + ", offset " +
+                                                      std::to_string(metadata_.offset)
+                                                : std::string{};
+        KSTREAMS_LOG(warn, "global task, processor " + where.name() + ": dropping a record (" +
+                               std::string(reason_metric) + ")" + place + "; further drops of this kind are only counted");
+    }
+}
+
+void global_task::deserialization_failed(const raw_record& raw, bool in_key, std::string_view what, const node& where) {
+    const std::string msg = "global task: could not deserialize the " + std::string(in_key ? "key" : "value") +
+                            " of the record at " + at(raw) + " (source " + where.name() + "): " + std::string(what);
+    if (env_.on_deserialization_error == deserialization_policy::fail) throw streams_error(msg);
+    ++metrics().counter(metric::skipped_deserialization);
+    KSTREAMS_LOG(warn, msg + "; skipped (log-and-continue)");
+}
+
+std::filesystem::path global_task::task_directory() const {
+    if (env_.state_dir.empty()) return {};
+    return env_.state_dir / "global";
+}
+
+void global_task::register_store(state_store&, restore_callback) {
+    // Nothing to register: a global store has no changelog; the runner replays its source topic
+    // through the update processor.
+}
+
+void global_task::log_change(std::string_view store_name, std::string_view, std::optional<std::string_view>,
+                             std::int64_t) {
+    // Logging is refused for global stores when the topology is built; a store that logs anyway
+    // would write to a changelog nobody reads, so say so.
+    throw streams_error("global store " + std::string(store_name) + " tried to write a changelog record");
+}
+
+}  // namespace kstreams::detail
