@@ -25,7 +25,8 @@ std::string encode(type t, const datum& d) {
         case type::l: kstreams::serde<std::int64_t>{}.serialize(std::get<std::int64_t>(d), out); break;
         case type::i: kstreams::serde<std::int32_t>{}.serialize(std::get<std::int32_t>(d), out); break;
         case type::d: kstreams::serde<double>{}.serialize(std::get<double>(d), out); break;
-        case type::b: out = std::get<std::string>(d); break;
+        case type::b:
+        case type::x: out = std::get<std::string>(d); break;
     }
     return out;
 }
@@ -56,6 +57,15 @@ std::string show_bytes(type t, const std::optional<std::string>& b) {
         case type::i: return std::to_string(kstreams::serde<std::int32_t>{}.deserialize(*b));
         case type::d: return show_double(kstreams::serde<double>{}.deserialize(*b));
         case type::b: return *b;
+        case type::x: {
+            static constexpr char digits[] = "0123456789abcdef";
+            std::string hex;
+            for (unsigned char c : *b) {
+                hex.push_back(digits[c >> 4]);
+                hex.push_back(digits[c & 15]);
+            }
+            return hex;
+        }
     }
     return "?";
 }

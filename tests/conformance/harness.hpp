@@ -16,8 +16,8 @@
 namespace conformance {
 
 /// Kafka's String, Long, Integer, Double and ByteArray serdes (byte arrays are given and shown
-/// as UTF-8 text).
-enum class type { s, l, i, d, b };
+/// as UTF-8 text; `x` reads byte arrays and shows them in hex, for windowed keys).
+enum class type { s, l, i, d, b, x };
 
 /// An input key or value; monostate is Kafka's null.
 using datum = std::variant<std::monostate, std::string, std::int64_t, std::int32_t, double>;

@@ -9,16 +9,19 @@
 #include <string>
 
 #include <kstreams/dsl/detail/callable.hpp>
+#include <kstreams/dsl/detail/aggregate_checks.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/ops/drop_null_key.hpp>
 #include <kstreams/dsl/ops/stream_aggregate.hpp>
 #include <kstreams/dsl/ops/stream_reduce.hpp>
 #include <kstreams/dsl/options.hpp>
+#include <kstreams/dsl/time_windows.hpp>
 
 namespace kstreams {
 
 template <class K, class V> class ktable;
+template <class K, class V> class time_windowed_kstream;
 
 template <class K, class V>
 class kgrouped_stream {
@@ -42,8 +45,7 @@ public:
     ktable<K, V> reduce(F reducer, materialized<KS, VS> m) const { return reduce(std::move(reducer), named{}, std::move(m)); }
     template <class F, class KS, class VS>
     ktable<K, V> reduce(F reducer, named n, materialized<KS, VS> m) const {
-        static_assert(std::is_invocable_v<F&, const V&, const V&>, "kstreams: reduce(): the reducer must take (aggregate, value), both of the stream's value type");
-        static_assert(std::is_convertible_v<std::invoke_result_t<F&, const V&, const V&>, V>, "kstreams: reduce(): the reducer must return the stream's value type");
+        dsl_detail::check_reducer<V, F>();
         return build_aggregate<V, dsl_detail::stream_reduce_node<K, V, F>>(n, m, dsl_detail::names::reduce, std::move(reducer));
     }
 
@@ -54,18 +56,18 @@ public:
     auto aggregate(Init init, F aggregator, materialized<KS, VS> m) const { return aggregate(std::move(init), std::move(aggregator), named{}, std::move(m)); }
     template <class Init, class F, class KS, class VS>
     auto aggregate(Init init, F aggregator, named n, materialized<KS, VS> m) const {
-        static_assert(std::is_invocable_v<Init&>, "kstreams: aggregate(): the initializer must take no arguments");
-        using Agg = std::decay_t<std::invoke_result_t<Init&>>;
-        static_assert(std::is_invocable_v<F&, const K&, const V&, const Agg&>,
-                      "kstreams: aggregate(): the aggregator must take (key, value, aggregate) with the aggregate of the initializer's type");
-        static_assert(std::is_same_v<std::decay_t<std::invoke_result_t<F&, const K&, const V&, const Agg&>>, Agg>,
-                      "kstreams: aggregate(): the aggregator must return the aggregate type (the initializer's return type)");
+        dsl_detail::check_aggregator<K, V, Init, F>();
+        using Agg = dsl_detail::aggregate_of_t<Init>;
         return build_aggregate<Agg, dsl_detail::stream_aggregate_node<K, V, Agg, Init, F>>(n, m, dsl_detail::names::aggregate,
                                                                                           std::move(init), std::move(aggregator));
     }
 
+    /// Windowed aggregations over tumbling or hopping windows (time_windowed_kstream.hpp).
+    time_windowed_kstream<K, V> windowed_by(time_windows windows) const { return {*this, windows}; }
+
 private:
     template <class, class> friend class kstream;
+    template <class, class> friend class time_windowed_kstream;
 
     kgrouped_stream(std::shared_ptr<dsl_detail::builder_state> b, std::size_t node, bool repartition_required,
                     serde_ref<K> ks, serde_ref<V> vs, std::string repartition_name)
@@ -87,9 +89,16 @@ private:
             name, {node_}, store, std::shared_ptr<const dsl_detail::table_info>(info), args...);
         g.table = info;
         g.stores.push_back(dsl_detail::timestamped_store_builder<K, Agg>(*b_, store, m, ks, as));
+        const std::size_t i = add_aggregation(std::move(g), store, ks);
+        return ktable<K, Agg>(b_, i, ks, as, m.store_name.empty() ? std::nullopt : std::optional<std::string>(store));
+    }
+
+    /// Adds an aggregation's node `g` (named after `store` where its repartition needs a name),
+    /// reading through the repartition topic if the key was changed upstream.
+    std::size_t add_aggregation(dsl_detail::graph_node g, const std::string& store, const serde_ref<K>& ks) const {
         if (repartition_required_) {
             if (!value_serde_)
-                throw topology_error("aggregation " + name + " reads through a repartition topic but the value type has no serde: "
+                throw topology_error("aggregation " + g.name + " reads through a repartition topic but the value type has no serde: "
                                      "pass one with grouped::with_value_serde");
             dsl_detail::repartition_spec s = dsl_detail::new_stream_repartition(*b_, repartition_name_.empty() ? store : repartition_name_);
             dsl_detail::type_repartition<K, V>(s, key_serde_ ? key_serde_ : ks, value_serde_);
@@ -99,8 +108,7 @@ private:
             s.share_key = repartition_name_;
             g.repartition = std::move(s);
         }
-        const std::size_t i = b_->add(std::move(g));
-        return ktable<K, Agg>(b_, i, ks, as, m.store_name.empty() ? std::nullopt : std::optional<std::string>(store));
+        return b_->add(std::move(g));
     }
 
     std::shared_ptr<dsl_detail::builder_state> b_;

@@ -3,6 +3,7 @@
 // compiler; `no_serde` means "inherit from upstream, or use serde<T>".
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,6 +14,7 @@
 #include <kstreams/detail/topology_model.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 #include <kstreams/state/stores.hpp>
+#include <kstreams/state/window_stores.hpp>
 
 namespace kstreams {
 
@@ -99,6 +101,10 @@ struct materialized {
     std::map<std::string, std::string> log_config{};
     store_supplier_factory supplier{};
     bool persistent = true;  ///< RocksDB, as Kafka Streams' default; false = memory (when no supplier is given)
+    /// Windowed aggregations: how long windows are kept (default: window size + grace, the least allowed).
+    std::optional<std::chrono::milliseconds> retention{};
+    /// Windowed aggregations: the byte store (its retention and window size are the supplier's).
+    std::shared_ptr<const window_bytes_store_supplier> window_supplier{};
 
     static materialized as(std::string n) { materialized m; m.store_name = std::move(n); return m; }
     /// A store made by this supplier; its name is the store name.
@@ -109,9 +115,9 @@ struct materialized {
         return m;
     }
     template <class S>
-    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, persistent}; }
+    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier}; }
     template <class S>
-    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, persistent}; }
+    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier}; }
     materialized with_caching_enabled() const { auto c = *this; c.caching = true; return c; }
     materialized with_caching_disabled() const { auto c = *this; c.caching = false; return c; }
     materialized with_logging_enabled(std::map<std::string, std::string> config = {}) const {
@@ -122,6 +128,15 @@ struct materialized {
     }
     materialized with_logging_disabled() const { auto c = *this; c.logging = false; return c; }
     materialized with_store_supplier(store_supplier_factory f) const { auto c = *this; c.supplier = std::move(f); return c; }
+    /// A windowed aggregation's store made by this supplier; its name is the store name.
+    static materialized as(std::shared_ptr<const window_bytes_store_supplier> s) {
+        materialized m;
+        m.store_name = s->name();
+        m.window_supplier = std::move(s);
+        return m;
+    }
+    /// How long a windowed aggregation keeps its windows: at least window size + grace.
+    materialized with_retention(std::chrono::milliseconds r) const { auto c = *this; c.retention = r; return c; }
     /// Keeps the store in RocksDB under the state directory: the default, as in Kafka Streams.
     materialized with_persistent_store() const { auto c = *this; c.persistent = true; return c; }
     /// Keeps the store in memory: faster, but restored from its changelog on every start.
@@ -129,6 +144,17 @@ struct materialized {
 };
 template <class KS, class VS>
 materialized<KS, VS> materialized_with(KS ks, VS vs) { materialized<KS, VS> m; m.key_serde = std::move(ks); m.value_serde = std::move(vs); return m; }
+
+namespace dsl_detail {
+/// A materialized's caching and logging, applied to the store builder it asks for.
+template <class Builder, class KS, class VS>
+void apply_cache_and_log(Builder& builder, const materialized<KS, VS>& m) {
+    if (m.caching) builder.with_caching_enabled();
+    else builder.with_caching_disabled();
+    if (m.logging) builder.with_logging_enabled(m.log_config);
+    else builder.with_logging_disabled();
+}
+}  // namespace dsl_detail
 
 /// An explicit repartition: topic name, partition count, serdes and partitioner.
 template <class KS = no_serde, class VS = no_serde, class P = no_partitioner>

@@ -96,10 +96,7 @@ std::shared_ptr<const store_builder> timestamped_store_builder(const builder_sta
                                    : b.default_store_supplier(name);
     auto builder = std::make_shared<key_value_store_builder<K, value_and_timestamp<V>>>(
         stores::timestamped_key_value_store_builder<K, V>(std::move(supplier), std::move(ks), std::move(vs)));
-    if (m.caching) builder->with_caching_enabled();
-    else builder->with_caching_disabled();
-    if (m.logging) builder->with_logging_enabled(m.log_config);
-    else builder->with_logging_disabled();
+    apply_cache_and_log(*builder, m);
     return builder;
 }
 

@@ -33,13 +33,15 @@ import org.apache.kafka.streams.test.TestRecord;
 final class Harness {
     static final String APP_ID = "conformance";
 
-    enum Type { S, L, I, D, B }
+    /** X: byte arrays shown as hex (windowed keys). */
+    enum Type { S, L, I, D, B, X }
 
     private final PrintStream out;
     private final TopologyTestDriver driver;
     private final Map<String, TestInputTopic<Object, Object>> inputs = new LinkedHashMap<>();
     private final Map<String, Type[]> inputTypes = new LinkedHashMap<>();
     private final Map<String, TestOutputTopic<Object, Object>> outputs = new LinkedHashMap<>();
+    private final Map<String, Type[]> outputTypes = new LinkedHashMap<>();
 
     Harness(Topology topology, PrintStream out) {
         this.out = out;
@@ -62,7 +64,7 @@ final class Harness {
             case S: return (Serde) Serdes.String();
             case L: return (Serde) Serdes.Long();
             case D: return (Serde) Serdes.Double();
-            case B: return (Serde) Serdes.ByteArray();
+            case B: case X: return (Serde) Serdes.ByteArray();
             default: return (Serde) Serdes.Integer();
         }
     }
@@ -75,6 +77,7 @@ final class Harness {
 
     Harness output(String topic, Type k, Type v) {
         outputs.put(topic, driver.createOutputTopic(topic, serde(k).deserializer(), serde(v).deserializer()));
+        outputTypes.put(topic, new Type[] {k, v});
         return this;
     }
 
@@ -82,6 +85,13 @@ final class Harness {
     static String show(Object o) {
         if (o instanceof byte[]) return new String((byte[]) o, StandardCharsets.UTF_8);
         return o == null ? "<null>" : o.toString();
+    }
+
+    static String show(Object o, Type t) {
+        if (t != Type.X || o == null) return show(o);
+        StringBuilder sb = new StringBuilder();
+        for (byte x : (byte[]) o) sb.append(String.format("%02x", x & 0xff));
+        return sb.toString();
     }
 
     /** "" without headers, else "|k=v,k=v" in header order (a null header value as <null>). */
@@ -115,7 +125,10 @@ final class Harness {
     private void printOutputs() {
         for (Map.Entry<String, TestOutputTopic<Object, Object>> e : outputs.entrySet()) {
             for (TestRecord<Object, Object> r : e.getValue().readRecordsToList())
-                out.println("< " + e.getKey() + "|" + show(r.key()) + "|" + show(r.value()) + "|" + r.timestamp() + showHeaders(r.headers()));
+            {
+                Type[] t = outputTypes.get(e.getKey());
+                out.println("< " + e.getKey() + "|" + show(r.key(), t[0]) + "|" + show(r.value(), t[1]) + "|" + r.timestamp() + showHeaders(r.headers()));
+            }
         }
     }
 

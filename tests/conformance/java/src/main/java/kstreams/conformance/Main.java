@@ -341,6 +341,7 @@ public final class Main {
         NullKeyScenarios.register();
         TableJoinScenarios.register();
         GlobalJoinScenarios.register();
+        WindowScenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {

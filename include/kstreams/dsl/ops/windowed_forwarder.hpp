@@ -1,0 +1,43 @@
+// How windowed aggregations pass on their results (Kafka's TimestampedTupleForwarder over a window
+// store): at once without a record cache; with one, the cache's flush forwards what it writes down
+// (the latest aggregate per window, with the timestamp and headers of the record that wrote it).
+#pragma once
+
+#include <optional>
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/dsl/change.hpp>
+#include <kstreams/record.hpp>
+#include <kstreams/state/timestamped_key_value_store.hpp>
+#include <kstreams/state/window_store.hpp>
+
+namespace kstreams::dsl_detail {
+
+template <class K, class V>
+class windowed_forwarder {
+public:
+    /// `by_cache` false: always forward at once (emit on window close, which never goes through the cache).
+    template <class Store>
+    void init(kstreams::detail::node& self, Store& store, bool send_old_values, bool by_cache = true) {
+        self_ = &self;
+        if (!by_cache) return;
+        by_cache_ = store.set_flush_listener(
+            [this, send_old_values](const windowed<K>& key, std::optional<value_and_timestamp<V>> nv,
+                                    std::optional<value_and_timestamp<V>> ov, std::int64_t ts, const headers& hdrs) {
+                record<windowed<K>, change<V>> r{key, {}, nv ? nv->timestamp : ts, hdrs};
+                if (nv) r.value.new_value = std::move(nv->value);
+                if (send_old_values && ov) r.value.old_value = std::move(ov->value);
+                self_->forward(r);
+            },
+            send_old_values);
+    }
+    void maybe_forward(const record<windowed<K>, change<V>>& r) const {
+        if (!by_cache_) self_->forward(r);
+    }
+
+private:
+    kstreams::detail::node* self_ = nullptr;
+    bool by_cache_ = false;
+};
+
+}  // namespace kstreams::dsl_detail

@@ -1,0 +1,61 @@
+// Tumbling and hopping windows for kgrouped_stream::windowed_by (Kafka's TimeWindows): windows of
+// `size` ms starting every `advance` ms, aligned to the epoch, [start, end) (end exclusive). A
+// window takes records while stream time < end + grace; later records for it are dropped.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <kstreams/state/window_store.hpp>
+
+namespace kstreams {
+
+class time_windows {
+public:
+    /// Tumbling windows of `size`, no grace: a record is late once stream time reaches its window's end.
+    static time_windows of_size_with_no_grace(std::chrono::milliseconds size) { return {check_size(size), 0}; }
+    /// Tumbling windows of `size` taking out-of-order records for `grace` after they end.
+    static time_windows of_size_and_grace(std::chrono::milliseconds size, std::chrono::milliseconds grace) {
+        if (grace.count() < 0) throw std::invalid_argument("time_windows: the grace period must not be negative");
+        return {check_size(size), grace.count()};
+    }
+    /// Hopping windows: a new window every `advance` (0 < advance <= size).
+    time_windows advance_by(std::chrono::milliseconds advance) const {
+        if (advance.count() <= 0 || advance.count() > size_)
+            throw std::invalid_argument("time_windows: the advance must be more than zero and at most the window size (" +
+                                        std::to_string(size_) + " ms), got " + std::to_string(advance.count()) + " ms");
+        time_windows w = *this;
+        w.advance_ = advance.count();
+        return w;
+    }
+
+    std::int64_t size() const { return size_; }
+    std::int64_t advance() const { return advance_; }
+    std::int64_t grace() const { return grace_; }
+
+    /// The windows a record at `ts` falls in, by start time: every window with start <= ts < start + size
+    /// (none start before 0, as Kafka's).
+    std::vector<window> windows_for(std::int64_t ts) const {
+        std::int64_t start = std::max<std::int64_t>(0, ts - size_ + advance_) / advance_ * advance_;
+        std::vector<window> out;
+        for (; start <= ts; start += advance_) out.push_back({start, start + size_});
+        return out;
+    }
+
+private:
+    time_windows(std::int64_t size, std::int64_t grace) : size_(size), advance_(size), grace_(grace) {}
+    static std::int64_t check_size(std::chrono::milliseconds size) {
+        if (size.count() <= 0) throw std::invalid_argument("time_windows: the window size must be larger than zero");
+        return size.count();
+    }
+
+    std::int64_t size_;
+    std::int64_t advance_;
+    std::int64_t grace_;
+};
+
+}  // namespace kstreams
