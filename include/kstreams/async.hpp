@@ -31,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -87,19 +88,26 @@ template <class K, class V>
 class async_forwarder {
 public:
     async_forwarder(std::shared_ptr<detail::async_node_core> core, void* token)
-        : core_(std::move(core)), token_(token) {}
+        : core_(std::move(core)), token_(token) {
+        if (!core_->alive) return;
+        if (const record_metadata* m = core_->host->async_metadata(token_)) {
+            topic_ = std::string(m->topic);
+            partition_ = m->partition;
+            offset_ = m->offset;
+            anchored_ = true;
+        }
+    }
 
     /// Passes a record to every child of the processor (nothing if its task was closed meanwhile).
     void forward(const record<K, V>& r) const { run(r, nullptr); }
     /// Passes a record to the named child only; throws streams_error if there is no such child.
     void forward(const record<K, V>& r, std::string_view child) const { run(r, &child); }
     /// Topic, partition and offset of the input record this one came from (valid across co_await,
-    /// unlike the processor context's, which follows whatever the task runs); nullopt for a record
-    /// forwarded by a punctuation.
+    /// unlike the processor context's, which follows whatever the task runs, and still after the
+    /// task closed); nullopt for a record forwarded by a punctuation.
     std::optional<record_metadata> metadata() const {
-        if (!core_->alive) return std::nullopt;
-        const record_metadata* m = core_->host->async_metadata(token_);
-        return m ? std::optional<record_metadata>(*m) : std::nullopt;
+        if (!anchored_) return std::nullopt;
+        return record_metadata{topic_, partition_, offset_};
     }
 
 private:
@@ -124,6 +132,10 @@ private:
 
     std::shared_ptr<detail::async_node_core> core_;
     void* token_;
+    std::string topic_;  ///< the input record's metadata, kept: the task may close meanwhile
+    std::int32_t partition_ = -1;
+    std::int64_t offset_ = -1;
+    bool anchored_ = false;
 };
 
 /// A processor whose process() is a coroutine. One instance per task; init() and close() as for

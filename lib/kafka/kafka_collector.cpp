@@ -12,9 +12,8 @@ kafka_collector::kafka_collector(std::map<std::string, std::string> settings, pr
                                  std::set<std::string, std::less<>> changelog_topics,
                                  std::optional<std::map<std::string, std::string>> sink_settings,
                                  std::set<std::string, std::less<>> internal_topics)
-    : policy_(policy), metrics_(metrics), partition_counts_(std::move(partition_counts)),
-      changelog_topics_(std::move(changelog_topics)), internal_topics_(std::move(internal_topics)),
-      produced_(metrics.counter(metric::records_produced)), acknowledged_(metrics.counter(metric::records_acknowledged)) {
+    : policy_(policy), metrics_(metrics), changelog_topics_(std::move(changelog_topics)),
+      internal_topics_(std::move(internal_topics)), partition_counts_(std::move(partition_counts)) {
     auto make = [this](const std::map<std::string, std::string>& s, const char* kind) {
         conf_ptr conf = make_conf(s, kind);
         rd_kafka_conf_set_dr_msg_cb(conf.get(), &kafka_collector::on_delivery);
@@ -29,30 +28,128 @@ kafka_collector::kafka_collector(std::map<std::string, std::string> settings, pr
     }
 }
 
-kafka_collector::~kafka_collector() {
+kafka_collector::~kafka_collector() = default;
+
+rd_kafka_t* kafka_collector::route(std::string_view topic) const {
+    return sink_producer_ && !internal_topics_.count(topic) ? sink_producer_.get() : producer_.get();
+}
+
+std::int32_t kafka_collector::partition_count(std::string_view topic, rd_kafka_topic_t* rkt, rd_kafka_t* rk) {
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = partition_counts_.find(topic); it != partition_counts_.end()) return it->second;
+    }
+    const rd_kafka_metadata_t* md = nullptr;
+    if (rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 0, rkt, &md, 10000))
+        throw streams_error("could not get the partition count of topic " + std::string(topic) + ": " +
+                            rd_kafka_err2str(err));
+    std::int32_t n = md->topic_cnt == 1 && !md->topics[0].err ? md->topics[0].partition_cnt : 0;
+    rd_kafka_metadata_destroy(md);
+    if (n <= 0) throw streams_error("topic " + std::string(topic) + " does not exist");
+    std::lock_guard lock(mutex_);
+    partition_counts_.emplace(std::string(topic), n);
+    return n;
+}
+
+void kafka_collector::on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque) {
+    static_cast<kafka_collector*>(opaque)->delivered(msg);
+}
+
+// Runs inside rd_kafka_poll / rd_kafka_flush, which are called with mutex_ held.
+void kafka_collector::delivered(const rd_kafka_message_t* msg) {
+    if (msg->err) {
+        const std::string what = std::string("could not write a record to ") +
+                                 describe_partition(rd_kafka_topic_name(msg->rkt), msg->partition) + ": " +
+                                 rd_kafka_err2str(msg->err);
+        if (policy_ == production_error_policy::fail) {
+            if (failure_.empty()) failure_ = what;
+        } else {
+            ++dropped_;
+            KSTREAMS_LOG(warn, what + "; dropped (log-and-continue)");
+        }
+        return;
+    }
+    ++acknowledged_;
+    // Only changelog offsets are needed (for checkpoints); the name lookup is skipped otherwise.
+    if (!changelog_topics_.empty()) {
+        const char* name = rd_kafka_topic_name(msg->rkt);
+        if (changelog_topics_.count(std::string_view(name))) {
+            auto& off = changelog_offsets_[{name, msg->partition}];
+            if (msg->offset > off) off = msg->offset;
+        }
+    }
+}
+
+void kafka_collector::serve(rd_kafka_t* rk, int wait_ms) {
+    std::lock_guard lock(mutex_);
+    rd_kafka_poll(rk, wait_ms);
+}
+
+void kafka_collector::check_failed() {
+    std::string f;
+    {
+        std::lock_guard lock(mutex_);
+        metrics_.counter(metric::records_acknowledged) = acknowledged_;
+        if (dropped_) metrics_.counter(metric::dropped_production_error) += std::exchange(dropped_, 0);
+        f = std::exchange(failure_, {});
+    }
+    if (!f.empty()) throw streams_error(f);
+}
+
+void kafka_collector::poll() {
+    {
+        std::lock_guard lock(mutex_);
+        rd_kafka_poll(producer_.get(), 0);
+        if (sink_producer_) rd_kafka_poll(sink_producer_.get(), 0);
+    }
+    check_failed();
+}
+
+void kafka_collector::flush(std::chrono::milliseconds timeout) {
+    rd_kafka_resp_err_t err;
+    {
+        std::lock_guard lock(mutex_);
+        err = rd_kafka_flush(producer_.get(), static_cast<int>(timeout.count()));
+        if (sink_producer_ && !err) err = rd_kafka_flush(sink_producer_.get(), static_cast<int>(timeout.count()));
+    }
+    check_failed();
+    if (err) throw streams_error(std::string("the producer could not deliver its records within ") +
+                                 std::to_string(timeout.count()) + " ms: " + rd_kafka_err2str(err));
+}
+
+std::map<std::pair<std::string, std::int32_t>, std::int64_t> kafka_collector::changelog_offsets() const {
+    std::lock_guard lock(mutex_);
+    return changelog_offsets_;
+}
+
+// ---- a task's front ---------------------------------------------------------------------------
+
+kafka_task_collector::kafka_task_collector(kafka_collector& shared, kstreams::metrics& metrics)
+    : shared_(shared), metrics_(metrics), produced_(metrics.counter(metric::records_produced)) {}
+
+kafka_task_collector::~kafka_task_collector() {
     for (auto& [name, e] : topics_) rd_kafka_topic_destroy(e.rkt);
 }
 
-kafka_collector::topic_entry& kafka_collector::entry(std::string_view topic) {
+kafka_task_collector::topic_entry& kafka_task_collector::entry(std::string_view topic) {
     if (last_ && last_->name == topic) return *last_;
     auto it = topics_.find(topic);
     if (it == topics_.end()) {
         topic_entry e;
         e.name = std::string(topic);
-        e.rk = sink_producer_ && !internal_topics_.count(e.name) ? sink_producer_.get() : producer_.get();
+        e.rk = shared_.route(topic);
         e.rkt = rd_kafka_topic_new(e.rk, e.name.c_str(), nullptr);
         if (!e.rkt) throw streams_error("could not open topic " + e.name + " for writing: " +
                                         rd_kafka_err2str(rd_kafka_last_error()));
-        e.changelog = changelog_topics_.count(e.name) > 0;
         it = topics_.emplace(e.name, std::move(e)).first;
     }
     last_ = &it->second;
     return it->second;
 }
 
-void kafka_collector::send(std::string_view topic, std::optional<std::int32_t> partition,
-                           std::optional<std::string_view> key, std::optional<std::string_view> value,
-                           std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
+void kafka_task_collector::send(std::string_view topic, std::optional<std::int32_t> partition,
+                                std::optional<std::string_view> key, std::optional<std::string_view> value,
+                                std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
     topic_entry& e = entry(topic);
     rd_kafka_headers_t* rh = nullptr;
     if (!hdrs.empty()) {
@@ -78,82 +175,24 @@ void kafka_collector::send(std::string_view topic, std::optional<std::int32_t> p
         }
         if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
             // Backpressure: serve delivery reports until there is room.
-            rd_kafka_poll(e.rk, 10);
+            shared_.serve(e.rk, 10);
             continue;
         }
         if (rh) rd_kafka_headers_destroy(rh);
         const std::string msg = "could not send a record to topic " + std::string(topic) +
                                 (partition ? ", partition " + std::to_string(*partition) : std::string()) +
                                 " (sink " + std::string(sink_node) + "): " + rd_kafka_err2str(err);
-        if (policy_ == production_error_policy::fail) throw streams_error(msg);
+        if (shared_.policy() == production_error_policy::fail) throw streams_error(msg);
         ++metrics_.counter(metric::dropped_production_error);
         KSTREAMS_LOG(warn, msg + "; dropped (log-and-continue)");
         return;
     }
 }
 
-std::int32_t kafka_collector::partition_count(std::string_view topic) {
-    if (auto it = partition_counts_.find(topic); it != partition_counts_.end()) return it->second;
-    const rd_kafka_metadata_t* md = nullptr;
+std::int32_t kafka_task_collector::partition_count(std::string_view topic) {
     topic_entry& e = entry(topic);
-    if (rd_kafka_resp_err_t err = rd_kafka_metadata(e.rk, 0, e.rkt, &md, 10000))
-        throw streams_error("could not get the partition count of topic " + std::string(topic) + ": " +
-                            rd_kafka_err2str(err));
-    std::int32_t n = md->topic_cnt == 1 && !md->topics[0].err ? md->topics[0].partition_cnt : 0;
-    rd_kafka_metadata_destroy(md);
-    if (n <= 0) throw streams_error("topic " + std::string(topic) + " does not exist");
-    partition_counts_.emplace(std::string(topic), n);
-    return n;
-}
-
-void kafka_collector::on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque) {
-    static_cast<kafka_collector*>(opaque)->delivered(msg);
-}
-
-void kafka_collector::delivered(const rd_kafka_message_t* msg) {
-    if (msg->err) {
-        const std::string what = std::string("could not write a record to ") +
-                                 describe_partition(rd_kafka_topic_name(msg->rkt), msg->partition) + ": " +
-                                 rd_kafka_err2str(msg->err);
-        if (policy_ == production_error_policy::fail) {
-            if (failure_.empty()) failure_ = what;
-        } else {
-            ++metrics_.counter(metric::dropped_production_error);
-            KSTREAMS_LOG(warn, what + "; dropped (log-and-continue)");
-        }
-        return;
-    }
-    ++acknowledged_;
-    // Only changelog offsets are needed (for checkpoints); the name lookup is skipped otherwise.
-    if (!changelog_topics_.empty()) {
-        const char* name = rd_kafka_topic_name(msg->rkt);
-        if (changelog_topics_.count(std::string_view(name))) {
-            auto& off = changelog_offsets_[{name, msg->partition}];
-            if (msg->offset > off) off = msg->offset;
-        }
-    }
-}
-
-void kafka_collector::check_failed() {
-    if (!failure_.empty()) {
-        std::string f = std::move(failure_);
-        failure_.clear();
-        throw streams_error(f);
-    }
-}
-
-void kafka_collector::poll() {
-    rd_kafka_poll(producer_.get(), 0);
-    if (sink_producer_) rd_kafka_poll(sink_producer_.get(), 0);
-    check_failed();
-}
-
-void kafka_collector::flush(std::chrono::milliseconds timeout) {
-    rd_kafka_resp_err_t err = rd_kafka_flush(producer_.get(), static_cast<int>(timeout.count()));
-    if (sink_producer_ && !err) err = rd_kafka_flush(sink_producer_.get(), static_cast<int>(timeout.count()));
-    check_failed();
-    if (err) throw streams_error(std::string("the producer could not deliver its records within ") +
-                                 std::to_string(timeout.count()) + " ms: " + rd_kafka_err2str(err));
+    if (e.partitions == 0) e.partitions = shared_.partition_count(topic, e.rkt, e.rk);
+    return e.partitions;
 }
 
 }  // namespace kstreams::kafka

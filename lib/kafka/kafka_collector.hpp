@@ -6,9 +6,11 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/metrics.hpp>
@@ -18,7 +20,10 @@
 
 namespace kstreams::kafka {
 
-class kafka_collector final : public detail::record_collector {
+/// The producer(s) of one stream thread, shared by its tasks. The tasks send through fronts of their
+/// own (kafka_task_collector) from the threads that run them; delivery reports are served under a
+/// lock, by whichever thread polls.
+class kafka_collector {
 public:
     /// `settings`: the producer's librdkafka settings; `partition_counts`: the app's topics.
     /// `sink_settings`, if any, make a second producer for the topics that are not internal
@@ -28,52 +33,72 @@ public:
                     std::set<std::string, std::less<>> changelog_topics,
                     std::optional<std::map<std::string, std::string>> sink_settings = std::nullopt,
                     std::set<std::string, std::less<>> internal_topics = {});
-    ~kafka_collector() override;
+    ~kafka_collector();
+
+    /// Serves delivery reports; throws streams_error for a failed send under the `fail` policy.
+    /// Updates the thread's counters (`metrics`): call it from the thread's loop only.
+    void poll();
+    /// Waits until every record sent was acknowledged, then as poll().
+    void flush(std::chrono::milliseconds timeout);
+    /// Last acknowledged offset of each changelog partition written by this producer (a copy).
+    std::map<std::pair<std::string, std::int32_t>, std::int64_t> changelog_offsets() const;
+    rd_kafka_t* handle() const { return producer_.get(); }
+    /// The producer for sink topics on another cluster, or nullptr.
+    rd_kafka_t* sink_handle() const { return sink_producer_.get(); }
+    production_error_policy policy() const { return policy_; }
+
+private:
+    friend class kafka_task_collector;
+    static void on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
+    void delivered(const rd_kafka_message_t* msg);
+    /// Serves `rk`'s delivery reports for up to `wait` (a full queue).
+    void serve(rd_kafka_t* rk, int wait_ms);
+    void check_failed();
+    /// The producer that writes `topic`.
+    rd_kafka_t* route(std::string_view topic) const;
+    std::int32_t partition_count(std::string_view topic, rd_kafka_topic_t* rkt, rd_kafka_t* rk);
+
+    production_error_policy policy_;
+    kstreams::metrics& metrics_;
+    std::set<std::string, std::less<>> changelog_topics_;
+    rk_ptr producer_;
+    rk_ptr sink_producer_;
+    std::set<std::string, std::less<>> internal_topics_;
+
+    mutable std::mutex mutex_;  ///< what follows, and the delivery callbacks
+    std::map<std::string, std::int32_t, std::less<>> partition_counts_;
+    std::map<std::pair<std::string, std::int32_t>, std::int64_t> changelog_offsets_;
+    std::string failure_;
+    std::uint64_t acknowledged_ = 0;   ///< records the brokers acknowledged (all topics)
+    std::uint64_t dropped_ = 0;        ///< failed deliveries dropped under log-and-continue
+};
+
+/// A task's front to its thread's producers: sends from the thread that runs the task, counting
+/// records handed to the producer in the task's counters.
+class kafka_task_collector final : public detail::record_collector {
+public:
+    kafka_task_collector(kafka_collector& shared, kstreams::metrics& metrics);
+    ~kafka_task_collector() override;
 
     void send(std::string_view topic, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
               std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
               std::string_view sink_node) override;
     std::int32_t partition_count(std::string_view topic) override;
 
-    /// Serves delivery reports; throws streams_error for a failed send under the `fail` policy.
-    void poll();
-    /// Waits until every record sent was acknowledged, then as poll().
-    void flush(std::chrono::milliseconds timeout);
-    /// Last acknowledged offset of each changelog partition written by this producer.
-    const std::map<std::pair<std::string, std::int32_t>, std::int64_t>& changelog_offsets() const {
-        return changelog_offsets_;
-    }
-    rd_kafka_t* handle() const { return producer_.get(); }
-    /// The producer for sink topics on another cluster, or nullptr.
-    rd_kafka_t* sink_handle() const { return sink_producer_.get(); }
-
 private:
     struct topic_entry {
         std::string name;
         rd_kafka_topic_t* rkt = nullptr;
         rd_kafka_t* rk = nullptr;
-        bool changelog = false;
+        std::int32_t partitions = 0;  ///< 0 = not looked up yet
     };
-    static void on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
-    void delivered(const rd_kafka_message_t* msg);
     topic_entry& entry(std::string_view topic);
-    void check_failed();
 
-    production_error_policy policy_;
+    kafka_collector& shared_;
     kstreams::metrics& metrics_;
-    std::map<std::string, std::int32_t, std::less<>> partition_counts_;
-    std::set<std::string, std::less<>> changelog_topics_;
-    rk_ptr producer_;
-    rk_ptr sink_producer_;
-    std::set<std::string, std::less<>> internal_topics_;
     std::map<std::string, topic_entry, std::less<>> topics_;
     topic_entry* last_ = nullptr;
-    std::map<std::pair<std::string, std::int32_t>, std::int64_t> changelog_offsets_;
-    std::string failure_;
-    /// Progress a user can watch between commits: records handed to the producer, and those the
-    /// brokers acknowledged (all topics: sinks, repartition topics, changelogs).
     std::uint64_t& produced_;
-    std::uint64_t& acknowledged_;
 };
 
 }  // namespace kstreams::kafka

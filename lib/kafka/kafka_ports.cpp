@@ -1,5 +1,6 @@
 #include "lib/kafka/kafka_ports.hpp"
 
+#include <array>
 #include <thread>
 
 #include <kstreams/error.hpp>
@@ -157,10 +158,11 @@ std::size_t kafka_consumer_port::fetch(const d::topic_partition& tp, std::size_t
         p.overflow_paused = false;
     }
     if (n >= max || !p.fetch || !p.fetch->get()) return n;
-    const std::size_t room = std::min(max - n, batch_.size());
-    const std::size_t got = p.fetch->take(batch_.data(), room);
+    std::array<rd_kafka_message_t*, 500> batch;
+    const std::size_t room = std::min(max - n, batch.size());
+    const std::size_t got = p.fetch->take(batch.data(), room);
     for (std::size_t i = 0; i < got; ++i) {
-        rd_kafka_message_t* m = batch_[i];
+        rd_kafka_message_t* m = batch[i];
         if (m->err) {
             message_ptr owned(m);
             check_consumer_error(m, options_.name);
@@ -170,6 +172,13 @@ std::size_t kafka_consumer_port::fetch(const d::topic_partition& tp, std::size_t
         ++n;
     }
     return n;
+}
+
+bool kafka_consumer_port::available(const d::topic_partition& tp) {
+    auto it = partitions_.find(tp);
+    if (it == partitions_.end()) return false;
+    const partition& p = *it->second;
+    return !p.overflow.empty() || (p.fetch && p.fetch->get() && rd_kafka_queue_length(p.fetch->get()) > 0);
 }
 
 void kafka_consumer_port::release(const d::fetched_record& r) noexcept {

@@ -2,7 +2,6 @@
 // partition, commits, repartition purging), the restore consumer, and the thread's producer.
 #pragma once
 
-#include <array>
 #include <chrono>
 #include <deque>
 #include <map>
@@ -53,7 +52,9 @@ public:
     void unassign() override;
     void pause(const d::topic_partition& tp) override;
     void resume(const d::topic_partition& tp) override;
+    /// Called for different partitions at once from the threads running their tasks.
     std::size_t fetch(const d::topic_partition& tp, std::size_t max, std::vector<d::fetched_record>& out) override;
+    bool available(const d::topic_partition& tp) override;
     void release(const d::fetched_record& r) noexcept override;
     const headers* headers_of(const d::fetched_record& r, headers& scratch) override;
     std::optional<std::int64_t> lag(const d::topic_partition& tp, std::int64_t received_up_to) override;
@@ -73,7 +74,6 @@ private:
     consumer_port_options options_;
     kstreams::metrics& metrics_;
     std::map<d::topic_partition, std::unique_ptr<partition>> partitions_;
-    std::array<rd_kafka_message_t*, 500> batch_{};
     queue_ptr purge_queue_;
     std::int64_t next_purge_ = 0;
 };
@@ -99,19 +99,27 @@ private:
     std::vector<restore_record> records_;
 };
 
-/// The thread's producer as the task manager sees it.
+/// The thread's producer as the task manager sees it: each task sends through a front of its own.
 class kafka_producer_port final : public d::producer_port {
 public:
-    kafka_producer_port(kafka_collector& collector, std::chrono::milliseconds timeout)
-        : collector_(collector), timeout_(timeout) {}
-    d::record_collector& collector() override { return collector_; }
+    kafka_producer_port(kafka_collector& collector, kstreams::metrics& metrics, std::chrono::milliseconds timeout)
+        : collector_(collector), default_(collector, metrics), timeout_(timeout) {}
+    d::record_collector& collector() override { return default_; }
     void poll() override { collector_.poll(); }
     void flush() override { collector_.flush(timeout_); }
-    const d::checkpoint_offsets& changelog_offsets() override { return collector_.changelog_offsets(); }
+    const d::checkpoint_offsets& changelog_offsets() override {
+        acked_ = collector_.changelog_offsets();
+        return acked_;
+    }
+    std::unique_ptr<d::record_collector> task_collector(kstreams::metrics& metrics) override {
+        return std::make_unique<kafka_task_collector>(collector_, metrics);
+    }
 
 private:
     kafka_collector& collector_;
+    kafka_task_collector default_;
     std::chrono::milliseconds timeout_;
+    d::checkpoint_offsets acked_;
 };
 
 }  // namespace kstreams::kafka

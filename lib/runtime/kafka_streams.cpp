@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include <boost/asio/thread_pool.hpp>
+
 #include <kstreams/embedded_cluster.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/topology.hpp>
@@ -32,6 +34,8 @@ bool is_embedded(const std::string& bootstrap) { return bootstrap.empty() || boo
 struct kafka_streams::impl {
     const topology& topo;
     std::unique_ptr<embedded_cluster> own_cluster;  // destroyed after the threads
+    /// num.stream.threads OS threads, shared by all stream threads and their tasks (stream_thread.hpp).
+    std::unique_ptr<boost::asio::thread_pool> pool;
     detail::topology_groups groups;
     detail::app_context ctx;
     std::string bootstrap;
@@ -123,7 +127,7 @@ struct kafka_streams::impl {
 
     void start_thread(int index) {
         auto t = std::make_unique<detail::stream_thread>(
-            ctx, index, [this](detail::stream_thread& th, std::exception_ptr e) { thread_exited(th, e); });
+            ctx, index, pool->get_executor(), [this](detail::stream_thread& th, std::exception_ptr e) { thread_exited(th, e); });
         {
             std::lock_guard lock(mutex);
             rebalancing.insert(index);
@@ -249,6 +253,7 @@ struct kafka_streams::impl {
             throw;
         }
         set_state(streams_state::rebalancing);
+        pool = std::make_unique<boost::asio::thread_pool>(static_cast<std::size_t>(ctx.config.num_stream_threads));
         for (int i = 0; i < ctx.config.num_stream_threads; ++i) start_thread(i);
         if (metrics_to)
             reporter = std::make_unique<detail::metrics_reporter>(
@@ -292,6 +297,12 @@ kafka_streams::~kafka_streams() {
     // Threads are joined by their destructors before the embedded cluster goes.
     impl_->threads.clear();
     impl_->retired.clear();
+    if (impl_->pool) {
+        // What is still queued (a wake-up of a finished thread, an async processor's call that
+        // never completed) is dropped.
+        impl_->pool->stop();
+        impl_->pool->join();
+    }
 }
 
 void kafka_streams::start() { impl_->start(); }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -66,6 +67,11 @@ public:
     virtual void release(const fetched_record& r) noexcept = 0;
     /// The record's headers (filling `scratch` if they must be decoded).
     virtual const headers* headers_of(const fetched_record& r, headers& scratch) = 0;
+    /// Whether `tp` has records to fetch right now (a hint: fetch() may still return none).
+    virtual bool available(const topic_partition& tp) {
+        (void)tp;
+        return true;
+    }
     /// Records known to be on the broker past `received_up_to` (-1: nothing received yet);
     /// nullopt when not known yet.
     virtual std::optional<std::int64_t> lag(const topic_partition& tp, std::int64_t received_up_to) = 0;
@@ -86,6 +92,12 @@ public:
     virtual void flush() = 0;
     /// Last acknowledged offset of each changelog partition written so far.
     virtual const checkpoint_offsets& changelog_offsets() = 0;
+    /// A collector of a task's own that may send while other tasks send from other threads, with
+    /// its counters in `metrics` (the task's); null when collector() is safe to share.
+    virtual std::unique_ptr<record_collector> task_collector(kstreams::metrics& metrics) {
+        (void)metrics;
+        return nullptr;
+    }
 };
 
 /// Receives what a restore_reader read.

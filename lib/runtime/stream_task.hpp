@@ -3,6 +3,7 @@
 // it records and decide when to commit.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -197,7 +198,7 @@ private:
     };
     held_offsets async_holds_;
     std::list<async_record> async_records_;
-    std::size_t async_in_flight_ = 0;
+    std::atomic<std::size_t> async_in_flight_{0};  ///< read by the thread's loop too
     std::size_t async_unanchored_ = 0;
     std::exception_ptr async_error_;
     bool stream_punctuation_waiting_ = false;

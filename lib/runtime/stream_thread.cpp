@@ -6,13 +6,15 @@
 #include <chrono>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <kstreams/error.hpp>
@@ -39,13 +41,29 @@ std::int64_t now_ms() {
 }  // namespace
 
 /// The librdkafka loop around the thread's task manager: it owns the clients, turns rebalance
-/// callbacks into assignment changes, and sleeps on librdkafka's queue events between turns.
-struct stream_thread::state {
+/// callbacks into assignment changes, and sleeps on librdkafka's queue events between rounds.
+///
+/// Scheduling (why this model): Kafka Streams' group membership stays as it is, one consumer (and
+/// one producer, one record cache) per stream thread, so assignment, static membership and
+/// replacing a dead thread behave as in Kafka; what changes is who runs the work. All stream
+/// threads share the app's executor of num.stream.threads OS threads. A thread's loop (polling,
+/// rebalances, restoration, commits) runs on a strand of its own; each task on another. Every round
+/// the loop hands each running task one turn on its strand (fill its buffers, process a bounded
+/// batch, punctuate) and awaits them all, so the tasks of one stream thread run at once on
+/// different OS threads and move between them from round to round without locks; between rounds
+/// the loop alone touches the tasks. A commit is the same fork and join: every task's strand
+/// flushes its caches and notes its offsets, then the loop flushes the producer and commits. What
+/// tasks share is thread-safe: the record cache's total, each task's own producer front and
+/// counters (summed when published), the consumer's per-partition queues.
+struct stream_thread::state : std::enable_shared_from_this<state> {
     stream_thread& self;
     app_context& ctx;
     const std::string name;
-    asio::io_context ioc{1};
+    asio::strand<asio::any_io_executor> strand;  ///< the loop's
+    asio::any_io_executor pool;
     std::optional<asio::steady_timer> timer;
+    std::optional<asio::steady_timer> join_timer;  ///< woken when the last task of a round is done
+    std::optional<asio::posix::stream_descriptor> wake;
     kstreams::metrics metrics;
     /// The thread's record cache (Kafka's ThreadCache), shared by the caching stores of its tasks;
     /// declared before the tasks so that it outlives their stores.
@@ -77,11 +95,24 @@ struct stream_thread::state {
     std::int64_t last_publish = 0;  ///< when the counters were last published
     std::chrono::milliseconds client_timeout;
 
-    state(stream_thread& s, app_context& c)
+    /// Tasks of the current round still running, and what they threw.
+    std::atomic<std::size_t> turns_left{0};
+    std::vector<std::exception_ptr> turn_errors;
+    std::vector<task_manager::turn_result> turn_results;
+
+    state(stream_thread& s, app_context& c, asio::any_io_executor executor)
         : self(s), ctx(c), name(c.config.application_id + "-StreamThread-" + std::to_string(s.index_ + 1)),
+          strand(asio::make_strand(executor)), pool(executor),
           client_timeout(std::max<std::chrono::milliseconds>(c.config.startup_timeout, std::chrono::seconds(60))) {}
 
-    ~state() {
+    ~state() { teardown(); }
+
+    /// Closes the clients and drops the tasks (once the loop ended; handlers still pending on the
+    /// executor keep only this shell alive).
+    void teardown() {
+        wake.reset();
+        timer.reset();
+        join_timer.reset();
         if (consumer_queue) rd_kafka_queue_io_event_enable(consumer_queue.get(), -1, nullptr, 0);
         if (restore_queue) rd_kafka_queue_io_event_enable(restore_queue.get(), -1, nullptr, 0);
         if (producer_queue) rd_kafka_queue_io_event_enable(producer_queue.get(), -1, nullptr, 0);
@@ -97,8 +128,8 @@ struct stream_thread::state {
         consumer.reset();
         restore_consumer.reset();
         collector.reset();
-        if (pipe_w >= 0) ::close(pipe_w);
-        if (pipe_r >= 0) ::close(pipe_r);
+        if (pipe_w >= 0) ::close(std::exchange(pipe_w, -1));
+        if (pipe_r >= 0) ::close(std::exchange(pipe_r, -1));
     }
 
     // ---- setup ------------------------------------------------------------------------------
@@ -118,10 +149,11 @@ struct stream_thread::state {
                                                                 static_cast<std::size_t>(cfg.num_stream_threads));
         env.stores.cache = cache.get();
         env.stores.rocksdb = ctx.rocksdb;
-        // Async processors run on this thread's loop; each completion wakes the loop up.
-        env.executor = ioc.get_executor();
-        env.async_done = [this] {
-            if (timer) timer->cancel();
+        // Async processors run on their task's strand (task_manager_config::make_task_executor);
+        // each completion wakes the loop up.
+        env.executor = strand;
+        env.async_done = [w = weak_from_this()] {
+            if (auto s = w.lock()) s->wake_up();
         };
 
         auto producer_settings = ctx.producer_settings;
@@ -133,7 +165,6 @@ struct stream_thread::state {
         collector = std::make_unique<kafka::kafka_collector>(producer_settings, cfg.on_production_error, metrics,
                                                              ctx.plan.partition_counts, ctx.plan.changelog_topics,
                                                              std::move(sink_settings), std::move(internal));
-        env.collector = collector.get();
 
         auto consumer_settings = ctx.consumer_settings;
         consumer_settings["client.id"] = name + "-consumer";
@@ -178,7 +209,7 @@ struct stream_thread::state {
         consumer_port = std::make_unique<kafka::kafka_consumer_port>(consumer.get(), collector->handle(), ctx.plan,
                                                                      std::move(options), metrics);
         restore_reader = std::make_unique<kafka::kafka_restore_reader>(restore_consumer.get(), client_timeout);
-        producer_port = std::make_unique<kafka::kafka_producer_port>(*collector, client_timeout);
+        producer_port = std::make_unique<kafka::kafka_producer_port>(*collector, metrics, client_timeout);
         task_manager_config tm;
         tm.name = name;
         tm.max_task_idle_ms = cfg.max_task_idle.count();
@@ -187,6 +218,8 @@ struct stream_thread::state {
         tm.restore_stall_timeout = client_timeout;
         tm.restore_listener = ctx.restore_listener.get();
         tm.max_async_in_flight = cfg.max_async_in_flight_per_task;
+        tm.make_task_executor = [this] { return asio::any_io_executor(asio::make_strand(pool)); };
+        env.collector = &producer_port->collector();
         tasks = std::make_unique<task_manager>(
             *ctx.model, *ctx.groups, env, *consumer_port, *producer_port, *restore_reader,
             [this](std::string_view topic) -> const subtopology_group* {
@@ -276,19 +309,94 @@ struct stream_thread::state {
     /// between commits.
     void publish_metrics() {
         kstreams::metrics snapshot = metrics;
+        if (tasks) {
+            const kstreams::metrics of_tasks = tasks->task_metrics();
+            for (const auto& [counter, value] : of_tasks.all()) snapshot.counter(counter) += value;
+        }
         if (consumer_port) consumer_port->add_progress(snapshot);
         last_publish = now_ms();
         std::lock_guard lock(self.metrics_mutex_);
         self.published_metrics_ = std::move(snapshot);
     }
 
-    /// Serves the consumer queue (rebalances, errors) and fills the buffers without blocking.
-    /// Returns whether any record came.
+    /// Serves the consumer queue (rebalances, errors) without blocking. Returns whether any record
+    /// came (records of a partition normally wait in its own queue until its task's turn).
     bool poll_consumer() {
         const bool any = consumer_port->poll();
         if (callback_error) std::rethrow_exception(callback_error);
         apply_rebalance();
-        return tasks->fill_buffers() || any;
+        return any;
+    }
+
+    /// Wakes the loop from its sleep (from any thread).
+    void wake_up() {
+        asio::post(strand, [s = shared_from_this()] {
+            if (s->timer) s->timer->cancel();
+        });
+    }
+
+    // ---- rounds: each task's turn on its own strand ---------------------------------------
+
+    /// Runs `work(task, i)` for each of `ts` on the task's strand, all at once, and returns when
+    /// all are done; rethrows the first exception.
+    template <class Work>
+    task<void> fork(const std::vector<task_manager::managed_task*>& ts, Work work) {
+        if (ts.empty()) co_return;
+        turn_errors.assign(ts.size(), nullptr);
+        turns_left.store(ts.size());
+        auto self_ref = shared_from_this();
+        for (std::size_t i = 0; i < ts.size(); ++i)
+            asio::post(tasks->executor_of(*ts[i]), [this, self_ref, &work, t = ts[i], i] {
+                try {
+                    work(*t, i);
+                } catch (...) {
+                    turn_errors[i] = std::current_exception();
+                }
+                if (turns_left.fetch_sub(1) == 1)
+                    asio::post(strand, [self_ref] {
+                        if (self_ref->join_timer) self_ref->join_timer->cancel();
+                    });
+            });
+        // The last turn's wake-up is posted to this strand, so it cannot run before the wait starts.
+        while (turns_left.load() > 0) {
+            join_timer->expires_at(asio::steady_timer::time_point::max());
+            boost::system::error_code ec;
+            co_await join_timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        }
+        for (auto& e : turn_errors)
+            if (e) std::rethrow_exception(e);
+    }
+
+    /// Before tasks with records in flight in async processors are closed without committing: their
+    /// processors and stores close on the tasks' strands, so that no async record resumes in a
+    /// task being destroyed (as the records of a dead stream thread never resumed).
+    task<void> stop_tasks() {
+        if (!tasks || !join_timer || tasks->async_in_flight() == 0) co_return;
+        co_await fork(tasks->managed_tasks(), [this](task_manager::managed_task& t, std::size_t) { tasks->stop(t); });
+    }
+
+    /// One turn of every running task; returns whether any made progress.
+    task<bool> run_turns(std::optional<std::int64_t>& idle_until) {
+        const auto running = tasks->running_tasks();
+        turn_results.assign(running.size(), {});
+        co_await fork(running, [this](task_manager::managed_task& t, std::size_t i) {
+            turn_results[i] = tasks->turn(t);
+        });
+        bool progressed = false;
+        for (const auto& r : turn_results) {
+            progressed = progressed || r.progressed;
+            if (r.idle_until) idle_until = std::min(idle_until.value_or(INT64_MAX), *r.idle_until);
+        }
+        co_return progressed;
+    }
+
+    /// The commit protocol: every task's strand flushes its caches and notes its offsets, then the
+    /// producer is flushed and the offsets committed.
+    task<void> commit() {
+        co_await fork(tasks->managed_tasks(), [this](task_manager::managed_task& t, std::size_t) {
+            tasks->prepare_commit(t);
+        });
+        tasks->finish_commit(false);
     }
 
     void drain_pipe() {
@@ -300,42 +408,53 @@ struct stream_thread::state {
     // ---- the loop -----------------------------------------------------------------------------
 
     task<void> run() {
+        std::exception_ptr error;
+        try {
+            co_await loop();
+        } catch (...) {
+            error = std::current_exception();
+        }
+        if (error) {
+            co_await stop_tasks();
+            std::rethrow_exception(error);
+        }
+    }
+
+    task<void> loop() {
         setup();
-        asio::posix::stream_descriptor wake(ioc, ::dup(pipe_r));
-        timer.emplace(ioc);
+        wake.emplace(strand, ::dup(pipe_r));
+        timer.emplace(strand);
+        join_timer.emplace(strand);
         while (!self.stop_requested_.load()) {
             poll_consumer();
             collector->poll();
             bool progressed = tasks->restore_step();
             if (rebalancing && !tasks->restoring()) set_rebalancing(false);
             std::optional<std::int64_t> idle_until;
-            progressed = tasks->process(idle_until) || progressed;
-            progressed = tasks->punctuate_wall_clock() || progressed;
-            if (tasks->maybe_commit() || !progressed || now_ms() - last_publish >= 10) publish_metrics();
-            if (progressed && tasks->async_in_flight() > 0) {
-                // Let the async processors' completions run (they are queued on this loop too).
-                co_await asio::post(ioc, asio::use_awaitable);
-                continue;
-            }
+            progressed = co_await run_turns(idle_until) || progressed;
+            const bool committing = tasks->commit_due();
+            if (committing) co_await commit();
+            if (committing || !progressed || now_ms() - last_publish >= 10) publish_metrics();
             if (progressed) continue;
             // Nothing to do: sleep until librdkafka signals a queue, or the next deadline.
             drain_pipe();
-            if (poll_consumer()) continue;
+            if (poll_consumer() || tasks->fetchable()) continue;
             std::int64_t deadline = std::min(tasks->next_deadline(), now_ms() + (tasks->restoring() ? 100 : 1000));
             if (idle_until) deadline = std::min(deadline, *idle_until);
             timer->expires_after(std::chrono::milliseconds(std::max<std::int64_t>(0, deadline - now_ms())));
             if (!armed) {
                 armed = true;
-                wake.async_wait(asio::posix::stream_descriptor::wait_read, [this](boost::system::error_code) {
-                    armed = false;
-                    if (timer) timer->cancel();
-                });
+                wake->async_wait(asio::posix::stream_descriptor::wait_read,
+                                 [s = shared_from_this()](boost::system::error_code) {
+                                     s->armed = false;
+                                     if (s->timer) s->timer->cancel();
+                                 });
             }
             boost::system::error_code ec;
             co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
         }
         co_await drain_async();
-        wake.cancel();
+        wake->cancel();
         shutdown();
         co_return;
     }
@@ -345,15 +464,16 @@ struct stream_thread::state {
     task<void> drain_async() {
         tasks->hold_processing(true);
         const auto until = std::chrono::steady_clock::now() + client_timeout;
+        std::optional<std::int64_t> idle_until;
         while (tasks->async_in_flight() > 0 && std::chrono::steady_clock::now() < until) {
             poll_consumer();
             collector->poll();
-            tasks->rethrow_async_errors();
+            co_await run_turns(idle_until);  // takes no records; throws a failed record's error
             timer->expires_after(std::chrono::milliseconds(10));
             boost::system::error_code ec;
             co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
         }
-        tasks->rethrow_async_errors();
+        co_await run_turns(idle_until);
         if (const std::size_t n = tasks->async_in_flight())
             KSTREAMS_LOG(warn, name + ": closing with " + std::to_string(n) +
                                    " records still in flight in async processors; they are not committed and will "
@@ -386,41 +506,40 @@ struct stream_thread::state {
     }
 };
 
-stream_thread::stream_thread(app_context& ctx, int index, std::function<void(stream_thread&, std::exception_ptr)> on_exit)
-    : ctx_(ctx), index_(index), on_exit_(std::move(on_exit)) {}
+stream_thread::stream_thread(app_context& ctx, int index, asio::any_io_executor executor,
+                             std::function<void(stream_thread&, std::exception_ptr)> on_exit)
+    : ctx_(ctx), index_(index), executor_(std::move(executor)), on_exit_(std::move(on_exit)) {}
 
 stream_thread::~stream_thread() {
     request_stop();
-    if (thread_.joinable()) thread_.join();
+    if (started_) join_until(std::chrono::steady_clock::time_point::max());
 }
 
 void stream_thread::start() {
-    state_ = std::make_unique<state>(*this, ctx_);
-    thread_ = std::thread([this] { body(); });
+    state_ = std::make_shared<state>(*this, ctx_, executor_);
+    started_ = true;
+    auto s = state_;
+    asio::co_spawn(s->strand, s->run(), [this, s](std::exception_ptr e) { finish(e); });
 }
 
-void stream_thread::body() {
-    std::exception_ptr error;
-    try {
-        // The loop's end stops the context: async processors still suspended are dropped.
-        asio::co_spawn(state_->ioc, state_->run(), [&error, this](std::exception_ptr e) {
-            error = e;
-            state_->ioc.stop();
-        });
-        state_->ioc.run();
-    } catch (...) {
-        error = std::current_exception();
-    }
+/// Runs on the thread's strand when its loop ended.
+void stream_thread::finish(std::exception_ptr error) {
+    state& st = *state_;
     if (error) {
         try {
             std::rethrow_exception(error);
         } catch (const std::exception& e) {
-            KSTREAMS_LOG(error, state_->name + " died: " + e.what());
+            KSTREAMS_LOG(error, st.name + " died: " + e.what());
         } catch (...) {
         }
-        state_->abandon();
+        try {
+            st.abandon();
+        } catch (const std::exception& e) {
+            KSTREAMS_LOG(warn, st.name + ": " + e.what());
+        }
     }
-    state_->publish_metrics();
+    st.publish_metrics();
+    st.teardown();
     {
         std::lock_guard lock(finished_mutex_);
         state_.reset();
@@ -436,18 +555,16 @@ void stream_thread::body() {
 void stream_thread::request_stop() {
     stop_requested_ = true;
     std::lock_guard lock(finished_mutex_);
-    if (!finished_ && state_)
-        asio::post(state_->ioc, [s = state_.get()] {
-            if (s->timer) s->timer->cancel();
-        });
+    if (!finished_ && state_) state_->wake_up();
 }
 
 bool stream_thread::join_until(std::chrono::steady_clock::time_point deadline) {
     std::unique_lock lock(finished_mutex_);
-    if (!finished_cv_.wait_until(lock, deadline, [this] { return finished_.load(); })) return false;
-    lock.unlock();
-    if (thread_.joinable()) thread_.join();
-    return true;
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+        finished_cv_.wait(lock, [this] { return finished_.load(); });
+        return true;
+    }
+    return finished_cv_.wait_until(lock, deadline, [this] { return finished_.load(); });
 }
 
 kstreams::metrics stream_thread::metrics() const {

@@ -1,6 +1,7 @@
-// A stream thread (Kafka Streams' StreamThread): one consumer in the group, one producer, the tasks
-// of its assigned partitions, all driven by one Asio io_context on one OS thread. librdkafka's
-// queue event fd wakes it; timers wake it for commits, punctuations and task idling.
+// A stream thread (Kafka Streams' StreamThread): one consumer in the group, one producer, one record
+// cache, and the tasks of its assigned partitions. It is not an OS thread of its own: its loop is a
+// coroutine on a strand of the app's executor (num.stream.threads OS threads shared by all stream
+// threads), and each of its tasks runs on a strand of its own on the same executor.
 #pragma once
 
 #include <atomic>
@@ -9,7 +10,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
+
+#include <boost/asio/any_io_executor.hpp>
 
 #include <kstreams/metrics.hpp>
 
@@ -19,8 +21,10 @@ namespace kstreams::detail {
 
 class stream_thread {
 public:
-    /// `on_exit` runs on the thread when it ends: with the exception that killed it, or null.
-    stream_thread(app_context& ctx, int index, std::function<void(stream_thread&, std::exception_ptr)> on_exit);
+    /// `executor`: the app's thread pool. `on_exit` runs on it when the thread ends: with the
+    /// exception that killed it, or null.
+    stream_thread(app_context& ctx, int index, boost::asio::any_io_executor executor,
+                  std::function<void(stream_thread&, std::exception_ptr)> on_exit);
     ~stream_thread();
 
     void start();
@@ -34,13 +38,15 @@ public:
 
 private:
     struct state;
-    void body();
+    void finish(std::exception_ptr error);
 
     app_context& ctx_;
     int index_;
+    boost::asio::any_io_executor executor_;
     std::function<void(stream_thread&, std::exception_ptr)> on_exit_;
-    std::unique_ptr<state> state_;
-    std::thread thread_;
+    /// Shared with the handlers it has pending on the executor, which may outlive the thread.
+    std::shared_ptr<state> state_;
+    bool started_ = false;
     std::atomic<bool> stop_requested_{false};
     std::atomic<bool> finished_{false};
     std::mutex finished_mutex_;

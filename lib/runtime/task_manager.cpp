@@ -27,7 +27,19 @@ struct task_manager::restore_target {
 };
 
 struct task_manager::managed_task {
+    // With make_task_executor: the task's own environment, counters and producer front (declared
+    // before the task, which uses them until it is destroyed).
+    std::unique_ptr<task_environment> env;
+    kstreams::metrics metrics;
+    std::unique_ptr<record_collector> collector;
+    kstreams::metrics published;  ///< `metrics` as of the task's last turn, for other threads to read
     std::unique_ptr<stream_task> task;
+    std::uint64_t* processed = nullptr;  ///< records-processed
+    headers scratch;
+    std::vector<fetched_record> fetch_buffer;
+    std::int64_t next_punctuation = INT64_MAX;  ///< as of the last turn
+    /// Offsets to commit, noted by prepare_commit.
+    std::vector<std::pair<partition_queue*, std::int64_t>> to_commit;
     partition_group group;
     /// Per changelog partition, the next offset the stores do not hold yet (what a checkpoint says).
     checkpoint_offsets changelog_offsets;
@@ -76,8 +88,7 @@ task_manager::task_manager(const topology_model& model, const topology_groups& g
                            consumer_port& consumer, producer_port& producer, restore_reader& restorer,
                            subtopology_resolver resolve, task_manager_config config)
     : model_(model), groups_(groups), env_(env), consumer_(consumer), producer_(producer), restorer_(restorer),
-      resolve_(std::move(resolve)), config_(std::move(config)),
-      processed_(env.metrics->counter("records-processed")) {
+      resolve_(std::move(resolve)), config_(std::move(config)) {
     next_commit_ = env_.wall_clock() + std::max<std::int64_t>(0, config_.commit_interval_ms);
 }
 
@@ -94,10 +105,21 @@ task_manager::~task_manager() {
 
 task_manager::managed_task& task_manager::create(const subtopology_group& sub, kstreams::task_id id) {
     auto t = std::make_unique<managed_task>();
-    t->task = std::make_unique<stream_task>(model_, groups_, sub, id, env_);
+    task_environment* env = &env_;
+    if (config_.make_task_executor) {
+        t->env = std::make_unique<task_environment>(env_);
+        t->env->metrics = &t->metrics;
+        t->collector = producer_.task_collector(t->metrics);
+        if (t->collector) t->env->collector = t->collector.get();
+        t->env->executor = config_.make_task_executor();
+        env = t->env.get();
+    }
+    t->processed = &env->metrics->counter(metric::records_processed);
+    t->task = std::make_unique<stream_task>(model_, groups_, sub, id, *env);
     if (config_.create_task_directories && !env_.state_dir.empty())
         std::filesystem::create_directories(t->task->task_directory());
     t->task->init();
+    t->next_punctuation = t->task->next_wall_clock_punctuation();
     managed_task& ref = *t;
     active_[id] = std::move(t);
     start_restoring(ref);
@@ -167,8 +189,15 @@ void task_manager::close_suspended() {
     for (auto& [id, t] : suspended_) {
         close_task(*t, true);
         write_checkpoint_of(*t, true);
+        retire(*t);
     }
     suspended_.clear();
+}
+
+/// Keeps the counters of a task about to be destroyed.
+void task_manager::retire(managed_task& t) {
+    if (!t.env) return;
+    for (const auto& [name, value] : t.metrics.all()) closed_task_metrics_.counter(name) += value;
 }
 
 void task_manager::close_task(managed_task& t, bool clean) {
@@ -194,6 +223,7 @@ void task_manager::close(bool clean) {
         producer_.flush();
         for (auto& [id, t] : active_) write_checkpoint_of(*t, true);
     }
+    for (auto& [id, t] : active_) retire(*t);
     partitions_.clear();
     active_.clear();
 }
@@ -320,17 +350,28 @@ bool task_manager::restore_step() {
 bool task_manager::fill(const topic_partition& tp) {
     auto it = partitions_.find(tp);
     if (it == partitions_.end()) return false;
-    auto [t, q] = it->second;
-    if (t->restoring) return false;
+    return fill(*it->second.first, *it->second.second);
+}
+
+bool task_manager::fill(managed_task& t, partition_queue& q) {
+    if (t.restoring) return false;
     const std::size_t limit = std::max<std::size_t>(1, config_.buffered_records_per_partition);
-    if (q->size() >= limit) return false;
-    fetch_buffer_.clear();
-    const std::size_t n = consumer_.fetch(tp, std::min<std::size_t>(limit - q->size(), 500), fetch_buffer_);
-    for (const auto& r : fetch_buffer_) q->push(r);
-    fetch_buffer_.clear();
+    if (q.size() >= limit) return false;
+    auto& buffer = t.fetch_buffer;
+    buffer.clear();
+    const std::size_t n = consumer_.fetch(q.tp(), std::min<std::size_t>(limit - q.size(), 500), buffer);
+    for (const auto& r : buffer) q.push(r);
+    buffer.clear();
     if (n == 0) return false;
-    t->group.pushed(*q, *t->task);
+    t.group.pushed(q, *t.task);
     return true;
+}
+
+bool task_manager::fetchable() const {
+    const std::size_t limit = std::max<std::size_t>(1, config_.buffered_records_per_partition);
+    for (const auto& [tp, slot] : partitions_)
+        if (!slot.first->restoring && slot.second->size() < limit && consumer_.available(tp)) return true;
+    return false;
 }
 
 bool task_manager::fill_buffers() {
@@ -352,10 +393,10 @@ void task_manager::process_one(managed_task& t, partition_queue& q) {
     const std::int64_t ts = q.head_timestamp();
     const fetched_record r = t.group.take(q, *t.task);
     release_guard guard{q.owner(), r};
-    const raw_record raw = q.raw(r, scratch_);
+    const raw_record raw = q.raw(r, t.scratch);
     t.task->process(*q.source(), raw, ts);
     q.processed(r.offset);
-    ++processed_;
+    ++*t.processed;
     t.task->maybe_punctuate_stream_time();
 }
 
@@ -364,28 +405,80 @@ bool task_manager::process(std::optional<std::int64_t>& idle_until) {
     if (hold_processing_) return false;
     bool progressed = false;
     const std::int64_t now = env_.wall_clock();
+    for (auto& [id, t] : active_)
+        if (!t->restoring) progressed = process_task(*t, now, idle_until) || progressed;
+    return progressed;
+}
+
+bool task_manager::process_task(managed_task& t, std::int64_t now, std::optional<std::int64_t>& idle_until) {
     auto lag_of = [this](const partition_queue& q) { return consumer_.lag(q.tp(), q.received_up_to()); };
     const std::size_t max_in_flight = std::max<std::size_t>(1, config_.max_async_in_flight);
-    for (auto& [id, t] : active_) {
-        if (t->restoring) continue;
-        stream_task& task = *t->task;
-        if (task.punctuation_waiting()) {
-            // A punctuation waits for the records in flight; the task takes no new ones meanwhile.
-            if (task.async_in_flight() > 0) continue;
-            progressed = task.maybe_punctuate_stream_time() || progressed;
-            progressed = task.maybe_punctuate_wall_clock() || progressed;
-        }
-        std::size_t n = 0;
-        while (n < config_.records_per_round && task.async_in_flight() < max_in_flight) {
-            partition_queue* q = t->group.next(now, config_.max_task_idle_ms, lag_of, idle_until);
-            if (!q) break;
-            process_one(*t, *q);
-            ++n;
-            if (task.punctuation_waiting()) break;
-        }
-        progressed = progressed || n > 0;
+    stream_task& task = *t.task;
+    bool progressed = false;
+    if (task.punctuation_waiting()) {
+        // A punctuation waits for the records in flight; the task takes no new ones meanwhile.
+        if (task.async_in_flight() > 0) return false;
+        progressed = task.maybe_punctuate_stream_time() || progressed;
+        progressed = task.maybe_punctuate_wall_clock() || progressed;
     }
-    return progressed;
+    std::size_t n = 0;
+    while (n < config_.records_per_round && task.async_in_flight() < max_in_flight) {
+        partition_queue* q = t.group.next(now, config_.max_task_idle_ms, lag_of, idle_until);
+        if (!q) break;
+        process_one(t, *q);
+        ++n;
+        if (task.punctuation_waiting()) break;
+    }
+    return progressed || n > 0;
+}
+
+std::vector<task_manager::managed_task*> task_manager::running_tasks() {
+    std::vector<managed_task*> out;
+    out.reserve(active_.size());
+    for (auto& [id, t] : active_)
+        if (!t->restoring) out.push_back(t.get());
+    return out;
+}
+
+std::vector<task_manager::managed_task*> task_manager::managed_tasks() {
+    std::vector<managed_task*> out;
+    out.reserve(active_.size());
+    for (auto& [id, t] : active_) out.push_back(t.get());
+    return out;
+}
+
+boost::asio::any_io_executor task_manager::executor_of(managed_task& t) const {
+    return t.env ? t.env->executor : env_.executor;
+}
+
+task_manager::turn_result task_manager::turn(managed_task& t) {
+    turn_result r;
+    stream_task& task = *t.task;
+    task.rethrow_async_error();
+    if (!t.restoring) {
+        for (auto& q : t.group.queues()) r.progressed = fill(t, *q) || r.progressed;
+        if (!hold_processing_) r.progressed = process_task(t, env_.wall_clock(), r.idle_until) || r.progressed;
+        r.progressed = task.maybe_punctuate_wall_clock() || r.progressed;
+    }
+    t.next_punctuation = task.next_wall_clock_punctuation();
+    if (t.env) t.published = t.metrics;
+    return r;
+}
+
+void task_manager::stop(managed_task& t) noexcept {
+    try {
+        t.task->close(false);
+    } catch (const std::exception& e) {
+        KSTREAMS_LOG(warn, config_.name + ": closing task " + t.task->id().to_string() + ": " + e.what());
+    }
+}
+
+kstreams::metrics task_manager::task_metrics() const {
+    kstreams::metrics sum = closed_task_metrics_;
+    for (const auto* tasks : {&active_, &suspended_})
+        for (const auto& [id, t] : *tasks)
+            for (const auto& [name, value] : t->published.all()) sum.counter(name) += value;
+    return sum;
 }
 
 bool task_manager::punctuate_wall_clock() {
@@ -406,38 +499,60 @@ void task_manager::rethrow_async_errors() const {
     for (const auto& [id, t] : active_) t->task->rethrow_async_error();
 }
 
+bool task_manager::commit_due() const {
+    for (const auto& [id, t] : active_)
+        if (t->task->commit_requested()) return true;
+    return config_.commit_interval_ms >= 0 && env_.wall_clock() >= next_commit_;
+}
+
 bool task_manager::maybe_commit() {
-    bool wanted = false;
-    for (auto& [id, t] : active_) wanted = wanted || t->task->commit_requested();
-    if (!wanted && (config_.commit_interval_ms < 0 || env_.wall_clock() < next_commit_)) return false;
+    if (!commit_due()) return false;
     commit(false);
-    next_commit_ = env_.wall_clock() + std::max<std::int64_t>(0, config_.commit_interval_ms);
     return true;
 }
 
 void task_manager::commit(bool force_checkpoint) {
     if (active_.empty()) return;
     rethrow_async_errors();  // a failed async record's offset must not be committed
-    for (auto& [id, t] : active_)
-        if (!t->restoring) t->task->flush();
+    for (auto& [id, t] : active_) prepare_commit(*t);
+    finish_commit(force_checkpoint);
+}
+
+void task_manager::prepare_commit(managed_task& t) {
+    stream_task& task = *t.task;
+    task.rethrow_async_error();
+    if (!t.restoring) task.flush();
+    t.to_commit.clear();
+    // Noted before the producer is flushed: a record that completes after this (in an async
+    // processor) may have sent records the flush does not wait for.
+    // Records in flight in async processors: a commit covers only offsets before them.
+    if (!task.async_blocks_commit()) {
+        const bool in_flight = task.async_in_flight() > 0;
+        for (auto& q : t.group.queues()) {
+            std::int64_t offset = q->committable();
+            if (in_flight) offset = std::min(offset, task.async_held_offset(q->topic(), q->partition()));
+            if (offset >= 0 && offset != q->committed) t.to_commit.emplace_back(q.get(), offset);
+        }
+    }
+    task.clear_commit_request();
+    t.next_punctuation = task.next_wall_clock_punctuation();
+    if (t.env) t.published = t.metrics;
+}
+
+void task_manager::finish_commit(bool force_checkpoint) {
+    next_commit_ = env_.wall_clock() + std::max<std::int64_t>(0, config_.commit_interval_ms);
+    if (active_.empty()) return;
     producer_.flush();
     auto& offsets = commit_offsets_;
     auto& queues = commit_queues_;
     offsets.clear();
     queues.clear();
     for (auto& [id, t] : active_) {
-        const stream_task& task = *t->task;
-        // Records in flight in async processors: a commit covers only offsets before them.
-        if (task.async_blocks_commit()) continue;
-        const bool in_flight = task.async_in_flight() > 0;
-        for (auto& q : t->group.queues()) {
-            std::int64_t offset = q->committable();
-            if (in_flight) offset = std::min(offset, task.async_held_offset(q->topic(), q->partition()));
-            if (offset >= 0 && offset != q->committed) {
-                offsets.push_back({&q->tp(), offset});
-                queues.push_back(q.get());
-            }
+        for (const auto& [q, offset] : t->to_commit) {
+            offsets.push_back({&q->tp(), offset});
+            queues.push_back(q);
         }
+        t->to_commit.clear();
     }
     if (!offsets.empty()) {
         if (consumer_.commit(offsets) == consumer_port::commit_result::ok) {
@@ -450,7 +565,6 @@ void task_manager::commit(bool force_checkpoint) {
     }
     for (auto& [id, t] : active_)
         if (!t->restoring || force_checkpoint) write_checkpoint_of(*t, force_checkpoint);
-    for (auto& [id, t] : active_) t->task->clear_commit_request();
 }
 
 /// Records how far the task's stores hold their changelogs; for persistent stores, on disk too.
@@ -485,7 +599,8 @@ void task_manager::write_checkpoint_of(managed_task& t, bool force) {
 std::int64_t task_manager::next_deadline() const {
     std::int64_t deadline = config_.commit_interval_ms >= 0 ? next_commit_ : INT64_MAX;
     for (const auto& [id, t] : active_)
-        if (!t->restoring) deadline = std::min(deadline, t->task->next_wall_clock_punctuation());
+        if (!t->restoring)
+            deadline = std::min(deadline, t->env ? t->next_punctuation : t->task->next_wall_clock_punctuation());
     return deadline;
 }
 

@@ -46,6 +46,12 @@ struct task_manager_config {
     /// Records a task may have in flight in async processors; the task takes no new record at the
     /// bound (so a record that fans out may pass it).
     std::size_t max_async_in_flight = 64;
+    /// Set by a runner whose tasks run at once on several threads (the Kafka runtime, one strand
+    /// per task): each task then gets an environment of its own, with its own counters, its own
+    /// front to the producer (producer_port::task_collector) and this executor for its async
+    /// processors, so that tasks share nothing that is not thread-safe. Unset (the test driver):
+    /// every task uses the runner's environment.
+    std::function<boost::asio::any_io_executor()> make_task_executor;
 };
 
 /// Restoration progress of one store's changelog partition.
@@ -59,6 +65,14 @@ struct restoration_progress {
 
 class task_manager {
 public:
+    /// A task as the manager keeps it (its partitions, restoration, commit state).
+    struct managed_task;
+    /// What one task's turn did.
+    struct turn_result {
+        bool progressed = false;
+        std::optional<std::int64_t> idle_until;  ///< when the task stops waiting on an empty partition
+    };
+
     /// The sub-topology whose tasks read `topic` (already prefixed), or nullptr if none does.
     using subtopology_resolver = std::function<const subtopology_group*(std::string_view topic)>;
 
@@ -106,6 +120,36 @@ public:
     /// Earliest wall-clock time something is due (commit, punctuation).
     std::int64_t next_deadline() const;
 
+    // ---- the same turn, one task at a time ------------------------------------------------
+    // A runner that runs tasks on threads of their own calls these on each task's executor (for
+    // each task, one at a time; for different tasks, at once) instead of fill_buffers, process,
+    // punctuate_wall_clock and the first half of commit. Between such rounds it owns the manager.
+    /// Tasks that take records (assigned and restored).
+    std::vector<managed_task*> running_tasks();
+    /// Every assigned task, restoring or not.
+    std::vector<managed_task*> managed_tasks();
+    /// The executor of the task's async processors (its strand), or null if the runner has none.
+    boost::asio::any_io_executor executor_of(managed_task& t) const;
+    /// Tops up the task's buffers, processes up to records_per_round of its records, fires its
+    /// due wall-clock punctuations. Throws what processing threw.
+    turn_result turn(managed_task& t);
+    /// Whether a commit is due (a processor asked, or commit.interval.ms passed).
+    bool commit_due() const;
+    /// The first half of a commit, per task: flushes its caches and notes the offsets to commit.
+    void prepare_commit(managed_task& t);
+    /// The second half, once every task is prepared: flush the producer, commit the offsets,
+    /// checkpoint.
+    void finish_commit(bool force_checkpoint);
+    /// Closes the task's processors and stores without committing (as a dirty close), on the thread
+    /// that runs it, so that no async record resumes in it afterwards; lose() or close(false)
+    /// then finishes it.
+    void stop(managed_task& t) noexcept;
+    /// Whether a running task's partition has records waiting at the consumer.
+    bool fetchable() const;
+    /// Counters of the tasks (with their own environments) as of their last turn, and of the
+    /// tasks closed since the start; empty without make_task_executor.
+    kstreams::metrics task_metrics() const;
+
     /// While held, process() takes no new records (so that records in flight drain before a
     /// revocation or a close).
     void hold_processing(bool on) { hold_processing_ = on; }
@@ -124,7 +168,6 @@ public:
     bool is_restoring(kstreams::task_id id) const;
 
 private:
-    struct managed_task;
     struct restore_target;
     class restore_applier;
 
@@ -137,6 +180,10 @@ private:
     void write_checkpoint_of(managed_task& t, bool force);
     void suspend_restoration(managed_task& t);
     void process_one(managed_task& t, partition_queue& q);
+    bool fill(managed_task& t, partition_queue& q);
+    /// Up to records_per_round records of the task; whether it processed any.
+    bool process_task(managed_task& t, std::int64_t now, std::optional<std::int64_t>& idle_until);
+    void retire(managed_task& t);
 
     const topology_model& model_;
     const topology_groups& groups_;
@@ -151,13 +198,11 @@ private:
     std::map<kstreams::task_id, std::unique_ptr<managed_task>> suspended_;
     std::map<topic_partition, std::pair<managed_task*, partition_queue*>> partitions_;
     std::vector<managed_task*> restoring_;
-    std::vector<fetched_record> fetch_buffer_;
     std::vector<partition_offset> commit_offsets_;
     std::vector<partition_queue*> commit_queues_;
     std::int64_t next_commit_ = 0;
     std::chrono::steady_clock::time_point last_restore_progress_{};
-    headers scratch_;
-    std::uint64_t& processed_;
+    kstreams::metrics closed_task_metrics_;  ///< counters of closed tasks with their own environment
     bool hold_processing_ = false;
 };
 

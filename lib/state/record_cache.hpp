@@ -3,8 +3,13 @@
 // updates per key; when the thread's total goes over the bound, the least recently used entries of
 // the namespace being written are evicted, and evicting a dirty entry flushes all dirty entries of
 // that namespace (in the order they were last written) to the namespace's flush callback.
+//
+// The tasks of a stream thread run at once on the app's executor threads (one strand per task):
+// a namespace is only ever touched by its own task, and the counters shared by all namespaces are
+// atomic. Adding, removing and discarding namespaces happen while no task of the thread runs.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <list>
@@ -107,9 +112,9 @@ private:
     void flush(named_cache& ns, std::optional<dirty_entry> evicted);
 
     std::size_t max_bytes_;
-    std::size_t size_bytes_ = 0;
-    std::uint64_t evictions_ = 0;
-    std::uint64_t flushes_ = 0;
+    std::atomic<std::size_t> size_bytes_{0};
+    std::atomic<std::uint64_t> evictions_{0};
+    std::atomic<std::uint64_t> flushes_{0};
     std::list<named_cache> namespaces_;
 };
 
