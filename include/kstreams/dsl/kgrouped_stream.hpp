@@ -16,12 +16,15 @@
 #include <kstreams/dsl/ops/stream_aggregate.hpp>
 #include <kstreams/dsl/ops/stream_reduce.hpp>
 #include <kstreams/dsl/options.hpp>
+#include <kstreams/dsl/session_windows.hpp>
+#include <kstreams/dsl/sliding_windows.hpp>
 #include <kstreams/dsl/time_windows.hpp>
 
 namespace kstreams {
 
 template <class K, class V> class ktable;
 template <class K, class V> class time_windowed_kstream;
+template <class K, class V> class session_windowed_kstream;
 
 template <class K, class V>
 class kgrouped_stream {
@@ -64,10 +67,15 @@ public:
 
     /// Windowed aggregations over tumbling or hopping windows (time_windowed_kstream.hpp).
     time_windowed_kstream<K, V> windowed_by(time_windows windows) const { return {*this, windows}; }
+    /// Windowed aggregations over sliding windows (time_windowed_kstream.hpp).
+    time_windowed_kstream<K, V> windowed_by(sliding_windows windows) const { return {*this, windows}; }
+    /// Session aggregations (session_windowed_kstream.hpp).
+    session_windowed_kstream<K, V> windowed_by(session_windows windows) const { return {*this, windows}; }
 
 private:
     template <class, class> friend class kstream;
     template <class, class> friend class time_windowed_kstream;
+    template <class, class> friend class session_windowed_kstream;
 
     kgrouped_stream(std::shared_ptr<dsl_detail::builder_state> b, std::size_t node, bool repartition_required,
                     serde_ref<K> ks, serde_ref<V> vs, std::string repartition_name)

@@ -13,6 +13,7 @@
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/kgrouped_stream.hpp>
 #include <kstreams/dsl/kgrouped_table.hpp>
+#include <kstreams/dsl/session_windowed_kstream.hpp>
 #include <kstreams/dsl/time_windowed_kstream.hpp>
 #include <kstreams/dsl/kstream.hpp>
 #include <kstreams/dsl/kstream_global_join.hpp>

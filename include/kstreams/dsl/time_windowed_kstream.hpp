@@ -1,5 +1,6 @@
 // time_windowed_kstream<K,V>: a grouped stream cut into tumbling or hopping windows
-// (kgrouped_stream::windowed_by(time_windows)), ready for count / reduce / aggregate. The results
+// (kgrouped_stream::windowed_by(time_windows)) or sliding windows (windowed_by(sliding_windows)),
+// ready for count / reduce / aggregate. The results
 // are tables keyed by windowed<K>, whose key serde writes Kafka's time-windowed key (key bytes,
 // then the window start as 8 big-endian bytes). Include <kstreams/dsl.hpp>.
 #pragma once
@@ -8,14 +9,17 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <variant>
 
 #include <kstreams/dsl/detail/aggregate_checks.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/detail/window_store_builder.hpp>
 #include <kstreams/dsl/kgrouped_stream.hpp>
+#include <kstreams/dsl/ops/sliding_window_aggregate.hpp>
 #include <kstreams/dsl/ops/window_aggregate.hpp>
 #include <kstreams/dsl/options.hpp>
+#include <kstreams/dsl/sliding_windows.hpp>
 #include <kstreams/dsl/time_windows.hpp>
 #include <kstreams/dsl/windowed_serdes.hpp>
 
@@ -26,7 +30,8 @@ template <class K, class V> class ktable;
 template <class K, class V>
 class time_windowed_kstream {
 public:
-    /// Records per key and window (records with a null value count too, as in Kafka).
+    /// Records per key and window (records with a null value count too in time windows, as in
+    /// Kafka; sliding windows drop them).
     ktable<windowed<K>, std::int64_t> count(named n = {}) const { return do_count(n, materialized<>{}); }
     template <class KS, class VS>
     ktable<windowed<K>, std::int64_t> count(materialized<KS, VS> m) const { return count(named{}, std::move(m)); }
@@ -73,7 +78,8 @@ private:
         return build<std::int64_t>(n, m, dsl_detail::names::aggregate, fold{init, add});
     }
 
-    time_windowed_kstream(kgrouped_stream<K, V> grouped, time_windows windows) : grouped_(std::move(grouped)), windows_(windows) {}
+    time_windowed_kstream(kgrouped_stream<K, V> grouped, std::variant<time_windows, sliding_windows> windows)
+        : grouped_(std::move(grouped)), windows_(windows) {}
 
     /// As kgrouped_stream's: store name, processor name, then the repartition if needed.
     template <class Agg, class KS, class VS, class Fold>
@@ -86,20 +92,34 @@ private:
         auto info = std::make_shared<dsl_detail::table_info>();
         info->has_own_store = true;
         info->materialized = true;
-        using node = dsl_detail::window_aggregate_node<K, V, Agg, Fold>;
-        dsl_detail::graph_node g = dsl_detail::processor_node_of<K, V, windowed<K>, change<Agg>, node>(
-            name, {grouped_.node_}, store, std::shared_ptr<const dsl_detail::table_info>(info), windows_, std::move(fold));
+        std::shared_ptr<const dsl_detail::table_info> cinfo(info);
+        dsl_detail::graph_node g;
+        std::int64_t size = 0, min_retention = 0;
+        if (const auto* w = std::get_if<time_windows>(&windows_)) {
+            using node = dsl_detail::window_aggregate_node<K, V, Agg, Fold>;
+            g = dsl_detail::processor_node_of<K, V, windowed<K>, change<Agg>, node>(name, {grouped_.node_}, store, cinfo, *w,
+                                                                                   std::move(fold));
+            size = w->size();
+            min_retention = w->size() + w->grace();
+        } else {
+            const sliding_windows& sw = std::get<sliding_windows>(windows_);
+            using node = dsl_detail::sliding_window_aggregate_node<K, V, Agg, Fold>;
+            g = dsl_detail::processor_node_of<K, V, windowed<K>, change<Agg>, node>(name, {grouped_.node_}, store, cinfo, sw,
+                                                                                   std::move(fold));
+            // A record may seed the right window of one up to twice the difference before it.
+            size = sw.time_difference();
+            min_retention = 2 * sw.time_difference() + sw.grace();
+        }
         g.table = info;
-        g.stores.push_back(dsl_detail::timestamped_window_store_builder<K, Agg>(store, m, windows_.size(),
-                                                                               windows_.size() + windows_.grace(), ks, as));
+        g.stores.push_back(dsl_detail::timestamped_window_store_builder<K, Agg>(store, m, size, min_retention, ks, as));
         const std::size_t i = grouped_.add_aggregation(std::move(g), store, ks);
-        serde_ref<windowed<K>> wks(time_windowed_serde<K, serde_ref<K>>{ks, windows_.size()});
+        serde_ref<windowed<K>> wks(time_windowed_serde<K, serde_ref<K>>{ks, size});
         return ktable<windowed<K>, Agg>(grouped_.b_, i, std::move(wks), as,
                                         m.store_name.empty() ? std::nullopt : std::optional<std::string>(store));
     }
 
     kgrouped_stream<K, V> grouped_;
-    time_windows windows_;
+    std::variant<time_windows, sliding_windows> windows_;
 };
 
 }  // namespace kstreams

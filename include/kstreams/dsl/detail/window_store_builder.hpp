@@ -1,6 +1,7 @@
 // The store of a windowed aggregation: a timestamped window store as Kafka's
-// TimeWindowedKStreamImpl / SlidingWindowedKStreamImpl materialize it (RocksDB unless
-// with_in_memory_store(), retention at least the span a window stays open).
+// TimeWindowedKStreamImpl / SlidingWindowedKStreamImpl materialize it, or a session store as
+// SessionWindowedKStreamImpl does (RocksDB unless with_in_memory_store(), retention at least the
+// span a window stays open).
 #pragma once
 
 #include <chrono>
@@ -15,6 +16,19 @@
 
 namespace kstreams::dsl_detail {
 
+/// The retention a materialized asks for, at least `min_retention` (also the default).
+template <class KS, class VS>
+std::int64_t window_retention(const std::string& name, const materialized<KS, VS>& m, std::int64_t min_retention,
+                              const char* what) {
+    const std::int64_t retention = m.retention ? m.retention->count() : min_retention;
+    if (retention < min_retention)
+        throw topology_error("the retention period of " + std::string(what) + " " + name + " (" + std::to_string(retention) +
+                             " ms) must be at least " + std::to_string(min_retention) + " ms (what its windows need: " +
+                             "window size plus grace for time windows, twice the time difference plus grace for " +
+                             "sliding windows, inactivity gap plus grace for sessions)");
+    return retention;
+}
+
 /// `min_retention`: what the windows need (size + grace for time windows); also the default.
 template <class K, class V, class KS, class VS>
 std::shared_ptr<const store_builder> timestamped_window_store_builder(const std::string& name, const materialized<KS, VS>& m,
@@ -22,17 +36,24 @@ std::shared_ptr<const store_builder> timestamped_window_store_builder(const std:
                                                                       serde_ref<K> ks, serde_ref<V> vs) {
     std::shared_ptr<const window_bytes_store_supplier> supplier = m.window_supplier;
     if (!supplier) {
-        const std::int64_t retention = m.retention ? m.retention->count() : min_retention;
-        if (retention < min_retention)
-            throw topology_error("the retention period of window store " + name + " (" + std::to_string(retention) +
-                                 " ms) must be at least its window size plus grace period (" +
-                                 std::to_string(min_retention) + " ms)");
-        const std::chrono::milliseconds r{retention}, size{window_size};
+        const std::chrono::milliseconds r{window_retention(name, m, min_retention, "window store")}, size{window_size};
         supplier = m.persistent ? stores::persistent_timestamped_window_store(name, r, size, false)
                                 : stores::in_memory_window_store(name, r, size, false);
     }
     auto builder = std::make_shared<window_store_builder<K, value_and_timestamp<V>>>(
         stores::timestamped_window_store_builder<K, V>(std::move(supplier), std::move(ks), std::move(vs)));
+    apply_cache_and_log(*builder, m);
+    return builder;
+}
+
+/// A session aggregation's store; `min_retention` is gap + grace.
+template <class K, class V, class KS, class VS>
+std::shared_ptr<const store_builder> session_store_builder_of(const std::string& name, const materialized<KS, VS>& m,
+                                                              std::int64_t min_retention, serde_ref<K> ks, serde_ref<V> vs) {
+    const std::chrono::milliseconds r{window_retention(name, m, min_retention, "session store")};
+    auto supplier = m.persistent ? stores::persistent_session_store(name, r) : stores::in_memory_session_store(name, r);
+    auto builder = std::make_shared<session_store_builder<K, V>>(
+        stores::session_store_builder<K, V>(std::move(supplier), std::move(ks), std::move(vs)));
     apply_cache_and_log(*builder, m);
     return builder;
 }

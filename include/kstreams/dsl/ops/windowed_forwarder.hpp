@@ -1,6 +1,7 @@
 // How windowed aggregations pass on their results (Kafka's TimestampedTupleForwarder over a window
 // store): at once without a record cache; with one, the cache's flush forwards what it writes down
 // (the latest aggregate per window, with the timestamp and headers of the record that wrote it).
+// Sessions (session_forwarder) are the same but timestamped with the session's end.
 #pragma once
 
 #include <optional>
@@ -8,6 +9,7 @@
 #include <kstreams/detail/node.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/record.hpp>
+#include <kstreams/state/session_store.hpp>
 #include <kstreams/state/timestamped_key_value_store.hpp>
 #include <kstreams/state/window_store.hpp>
 
@@ -27,6 +29,32 @@ public:
                 record<windowed<K>, change<V>> r{key, {}, nv ? nv->timestamp : ts, hdrs};
                 if (nv) r.value.new_value = std::move(nv->value);
                 if (send_old_values && ov) r.value.old_value = std::move(ov->value);
+                self_->forward(r);
+            },
+            send_old_values);
+    }
+    void maybe_forward(const record<windowed<K>, change<V>>& r) const {
+        if (!by_cache_) self_->forward(r);
+    }
+
+private:
+    kstreams::detail::node* self_ = nullptr;
+    bool by_cache_ = false;
+};
+
+/// The same over a session store (Kafka's SessionTupleForwarder): a session's results carry its
+/// end as their timestamp, through the cache as well.
+template <class K, class V>
+class session_forwarder {
+public:
+    void init(kstreams::detail::node& self, session_store<K, V>& store, bool send_old_values, bool by_cache = true) {
+        self_ = &self;
+        if (!by_cache) return;
+        by_cache_ = store.set_flush_listener(
+            [this, send_old_values](const windowed<K>& key, std::optional<V> nv, std::optional<V> ov, std::int64_t,
+                                    const headers& hdrs) {
+                record<windowed<K>, change<V>> r{key, {std::move(nv), std::nullopt}, key.window.end, hdrs};
+                if (send_old_values) r.value.old_value = std::move(ov);
                 self_->forward(r);
             },
             send_old_values);

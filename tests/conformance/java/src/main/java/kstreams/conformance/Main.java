@@ -342,6 +342,7 @@ public final class Main {
         TableJoinScenarios.register();
         GlobalJoinScenarios.register();
         WindowScenarios.register(SCENARIOS);
+        WindowKindScenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {

@@ -1,0 +1,117 @@
+// Session-window aggregation (kgrouped_stream::windowed_by(session_windows) then count / reduce /
+// aggregate; Kafka's KStreamSessionWindowAggregate). A record at `ts` joins every session of its
+// key that ends at or after ts - gap and starts at or before ts + gap: their aggregates are merged
+// (the merger, in the store's order) into one session spanning them all. Each session replaced by
+// the merge is removed and forwarded as a tombstone before the merged session. A session takes
+// records while its end >= observed stream time - grace - gap; a record whose merged session is
+// already closed is dropped and counted. A null key is dropped and counted; a null value is passed
+// to the aggregator, as Kafka does. Results carry the session's end as their timestamp.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/detail/task_context.hpp>
+#include <kstreams/dsl/change.hpp>
+#include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/window_aggregate.hpp>
+#include <kstreams/dsl/ops/window_store_access.hpp>
+#include <kstreams/dsl/ops/windowed_forwarder.hpp>
+#include <kstreams/dsl/session_windows.hpp>
+#include <kstreams/metrics.hpp>
+
+namespace kstreams::dsl_detail {
+
+/// aggregate(initializer, aggregator, merger): merger(key, aggregate, session's aggregate) -> Agg.
+template <class K, class Agg, class Merger>
+struct aggregate_merge {
+    Merger f;
+    std::optional<Agg> operator()(const K& k, const std::optional<Agg>& agg, const Agg& session) {
+        return nullable_result<Agg>(f(k, *agg, session));
+    }
+};
+
+/// reduce(reducer): sessions merge as their values would (Kafka's merger of the reduce aggregator).
+template <class K, class V, class Reducer>
+struct reduce_merge {
+    Reducer f;
+    std::optional<V> operator()(const K&, const std::optional<V>& agg, const V& session) {
+        if (!agg) return session;
+        return nullable_result<V>(f(*agg, session));
+    }
+};
+
+template <class K, class V, class Agg, class Fold, class Merge>
+class session_window_aggregate_node final : public kstreams::detail::node {
+public:
+    session_window_aggregate_node(std::string name, std::string store, std::shared_ptr<const table_info> info,
+                                  session_windows windows, Fold fold, Merge merge)
+        : node(std::move(name)), store_name_(std::move(store)), info_(std::move(info)), gap_(windows.inactivity_gap()),
+          grace_(windows.grace()), fold_(std::move(fold)), merge_(std::move(merge)) {}
+
+    void init(kstreams::detail::task_context& ctx) override {
+        node::init(ctx);
+        store_ = &typed_session_store_of<K, Agg>(ctx, store_name_, *this);
+        send_old_ = info_->send_old_values;
+        forwarder_.init(*this, *store_, send_old_);
+    }
+    void process_erased(const void* p) override {
+        const auto& r = *static_cast<const record<K, V>*>(p);
+        if (has_null_key(r)) {
+            ctx_->record_dropped(metric::dropped_null_key, *this);
+            return;
+        }
+        const std::int64_t ts = r.timestamp;
+        observed_stream_time_ = std::max(observed_stream_time_, ts);
+        const std::int64_t close_time = observed_stream_time_ - grace_ - gap_;
+
+        const window single{ts, ts};
+        window merged_window = single;
+        std::optional<Agg> agg = fold_.initial();
+        std::vector<key_value<windowed<K>, Agg>> merged = store_->find_sessions(r.key, ts - gap_, ts + gap_).to_vector();
+        for (const auto& s : merged) {
+            agg = merge_(r.key, std::as_const(agg), s.value);
+            merged_window = {std::min(merged_window.start, s.key.window.start), std::max(merged_window.end, s.key.window.end)};
+        }
+        if (merged_window.end < close_time) {
+            ctx_->record_dropped(metric::dropped_late, *this);
+        } else {
+            if (merged_window != single) {
+                for (auto& s : merged) {
+                    store_->remove(s.key);
+                    forward_update(r, s.key, std::nullopt, std::move(s.value));
+                }
+            }
+            agg = fold_(r.key, r, std::as_const(agg));
+            const windowed<K> key{r.key, merged_window};
+            if (agg) store_->put(key, *agg);
+            else store_->remove(key);
+            forward_update(r, key, std::move(agg), std::nullopt);
+        }
+    }
+
+private:
+    void forward_update(const record<K, V>& r, const windowed<K>& key, std::optional<Agg> next, std::optional<Agg> old) {
+        record<windowed<K>, change<Agg>> out{key, {std::move(next), std::nullopt}, key.window.end, r.headers};
+        if (send_old_) out.value.old_value = std::move(old);
+        forwarder_.maybe_forward(out);
+    }
+
+    std::string store_name_;
+    std::shared_ptr<const table_info> info_;
+    std::int64_t gap_;
+    std::int64_t grace_;
+    Fold fold_;
+    Merge merge_;
+    session_store<K, Agg>* store_ = nullptr;
+    bool send_old_ = false;
+    std::int64_t observed_stream_time_ = -1;  // Kafka's NO_TIMESTAMP
+    session_forwarder<K, Agg> forwarder_;
+};
+
+}  // namespace kstreams::dsl_detail

@@ -1,0 +1,177 @@
+// Sliding-window aggregation (kgrouped_stream::windowed_by(sliding_windows) then count / reduce /
+// aggregate; Kafka's KStreamSlidingWindowAggregate). Windows [start, start + difference], both
+// ends inclusive, exist only where records make them: each record has a left window ending at
+// it and, when a later record falls within the difference after it, a right window starting
+// 1 ms after it. A record updates every existing window it falls in, creates its own left window
+// (seeded with the aggregate of the earlier records within reach) and right window (seeded with
+// the later ones), and the right window of the record before it. Records before the time
+// difference share the window [0, difference]. A window takes records while its end >= observed
+// stream time - grace; a record whose own left window is already closed is dropped and counted,
+// as are records with a null key or a null value. Results carry the largest timestamp in the window.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <kstreams/detail/node.hpp>
+#include <kstreams/detail/task_context.hpp>
+#include <kstreams/dsl/change.hpp>
+#include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/window_store_access.hpp>
+#include <kstreams/dsl/ops/windowed_forwarder.hpp>
+#include <kstreams/dsl/sliding_windows.hpp>
+#include <kstreams/metrics.hpp>
+
+namespace kstreams::dsl_detail {
+
+template <class K, class V, class Agg, class Fold>
+class sliding_window_aggregate_node final : public kstreams::detail::node {
+    using vt = value_and_timestamp<Agg>;
+    using entry = key_value<std::int64_t, vt>;  // window start, aggregate
+
+public:
+    sliding_window_aggregate_node(std::string name, std::string store, std::shared_ptr<const table_info> info,
+                                  sliding_windows windows, Fold fold)
+        : node(std::move(name)), store_name_(std::move(store)), info_(std::move(info)), diff_(windows.time_difference()),
+          grace_(windows.grace()), fold_(std::move(fold)) {}
+
+    void init(kstreams::detail::task_context& ctx) override {
+        node::init(ctx);
+        store_ = &timestamped_window_store<K, Agg>(ctx, store_name_, *this);
+        send_old_ = info_->send_old_values;
+        forwarder_.init(*this, *store_, send_old_);
+    }
+    void process_erased(const void* p) override {
+        const auto& r = *static_cast<const record<K, V>*>(p);
+        if (has_null_key(r) || has_null_value(r)) {
+            ctx_->record_dropped(has_null_key(r) ? metric::dropped_null_key : metric::dropped_null_value, *this);
+            return;
+        }
+        observed_stream_time_ = std::max(observed_stream_time_, r.timestamp);
+        close_time_ = observed_stream_time_ - grace_;
+        if (r.timestamp + diff_ < close_time_) {
+            ctx_->record_dropped(metric::dropped_late, *this);
+            return;
+        }
+        if (r.timestamp < diff_) process_early(r);
+        else process_reverse(r);
+    }
+
+private:
+    /// Kafka's ValueAndTimestamp.make: no row for a null aggregate.
+    static std::optional<vt> make(std::optional<Agg> a, std::int64_t ts) {
+        if (!a) return std::nullopt;
+        return vt{std::move(*a), ts};
+    }
+    std::vector<entry> scan(const K& key, std::int64_t from, std::int64_t to, bool backward) {
+        auto it = backward ? store_->backward_fetch(key, from, to) : store_->fetch(key, from, to);
+        return it.to_vector();
+    }
+
+    /// Scans the key's windows from the latest start down (Kafka's processReverse).
+    void process_reverse(const record<K, V>& r) {
+        const std::int64_t ts = r.timestamp;
+        std::set<std::int64_t> starts;
+        std::optional<vt> left_agg, right_agg;
+        bool left_exists = false, right_exists = false;
+        std::optional<std::int64_t> previous;
+        for (const entry& e : scan(r.key, std::max<std::int64_t>(0, ts - 2 * diff_), ts + 1, true)) {
+            const std::int64_t start = e.key, end = start + diff_, max_ts = e.value.timestamp;
+            starts.insert(start);
+            if (start == ts + 1) {
+                right_exists = true;
+            } else if (end > ts) {
+                if (!right_agg) right_agg = e.value;
+                update(r, {start, end}, e.value);
+            } else if (end == ts) {
+                left_exists = true;
+                update(r, {start, end}, e.value);
+                if (max_ts >= ts) return;
+                previous = max_ts;
+            } else {
+                left_agg = e.value;
+                previous = max_ts;
+                break;
+            }
+        }
+        if (previous && !starts.contains(*previous + 1) && *previous + 1 + diff_ >= ts)
+            update(r, {*previous + 1, *previous + 1 + diff_}, make(fold_.initial(), ts));
+        if (!left_exists) {
+            const bool left_not_empty = previous && ts - diff_ <= *previous;
+            update(r, {ts - diff_, ts}, left_not_empty ? make(left_agg->value, ts) : make(fold_.initial(), ts));
+        }
+        if (!right_exists && right_agg && right_agg->timestamp > ts) create_right_window(r, *right_agg);
+    }
+
+    /// A record before the time difference: its left window would start before 0, so records
+    /// there share [0, difference] (Kafka's processEarly).
+    void process_early(const record<K, V>& r) {
+        const std::int64_t ts = r.timestamp;
+        std::set<std::int64_t> starts;
+        std::optional<vt> combined, right_agg;
+        bool right_exists = false;
+        std::optional<std::int64_t> previous;
+        for (const entry& e : scan(r.key, 0, ts + 1, false)) {
+            const std::int64_t start = e.key;
+            starts.insert(start);
+            if (start == 0) {
+                combined = e.value;
+                if (e.value.timestamp < ts) previous = e.value.timestamp;
+            } else if (start <= ts) {
+                right_agg = e.value;
+                update(r, {start, start + diff_}, e.value);
+            } else {
+                right_exists = true;  // start == ts + 1
+            }
+        }
+        if (!right_agg && combined && combined->timestamp > ts) right_agg = combined;
+        if (!right_exists && right_agg && right_agg->timestamp > ts) create_right_window(r, *right_agg);
+        if (previous && !starts.contains(*previous + 1))
+            update(r, {*previous + 1, *previous + 1 + diff_}, make(fold_.initial(), ts));
+        update(r, {0, diff_}, combined ? combined : make(fold_.initial(), ts));
+    }
+
+    /// The record's right window, holding the later records' aggregate as it is.
+    void create_right_window(const record<K, V>& r, const vt& agg) {
+        const window w{r.timestamp + 1, r.timestamp + 1 + diff_};
+        store_->put(r.key, agg, w.start);
+        forward_update(r, w, agg.value, std::nullopt, agg.timestamp);
+    }
+
+    /// Adds the record to window `w` (current row `current`) if the window is still open.
+    void update(const record<K, V>& r, window w, const std::optional<vt>& current) {
+        if (w.end < close_time_) {
+            ctx_->record_dropped(metric::dropped_late, *this);
+            return;
+        }
+        std::optional<Agg> old = current ? std::optional<Agg>(current->value) : std::nullopt;
+        std::optional<Agg> next = fold_(r.key, r, std::as_const(old));
+        const std::int64_t ts = old ? std::max(r.timestamp, current->timestamp) : r.timestamp;
+        if (next) store_->put(r.key, {*next, ts}, w.start);
+        else store_->remove(r.key, w.start);
+        forward_update(r, w, std::move(next), std::move(old), ts);
+    }
+
+    void forward_update(const record<K, V>& r, window w, std::optional<Agg> next, std::optional<Agg> old, std::int64_t ts) {
+        record<windowed<K>, change<Agg>> out{{r.key, w}, {std::move(next), std::nullopt}, ts, r.headers};
+        if (send_old_) out.value.old_value = std::move(old);
+        forwarder_.maybe_forward(out);
+    }
+
+    std::string store_name_;
+    std::shared_ptr<const table_info> info_;
+    std::int64_t diff_;
+    std::int64_t grace_;
+    Fold fold_;
+    window_store<K, value_and_timestamp<Agg>>* store_ = nullptr;
+    bool send_old_ = false;
+    std::int64_t observed_stream_time_ = -1;  // Kafka's NO_TIMESTAMP
+    std::int64_t close_time_ = 0;
+    windowed_forwarder<K, Agg> forwarder_;
+};
+
+}  // namespace kstreams::dsl_detail
