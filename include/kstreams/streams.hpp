@@ -111,6 +111,12 @@ public:
     /// checkpoints. Returns false if the threads did not stop within `timeout`.
     bool close(std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
 
+    /// Deletes this application's local state, `<state.dir>/<application.id>` (every task's
+    /// stores and checkpoint), as Kafka's cleanUp(): before start() or after close() only; throws
+    /// std::logic_error while the app runs, and streams_error (deleting nothing) if another
+    /// instance holds one of its task directories.
+    void clean_up();
+
     streams_state state() const;
     /// Waits until the state is `s` (true) or `timeout` passed or the app failed (false).
     bool wait_until(streams_state s, std::chrono::milliseconds timeout) const;

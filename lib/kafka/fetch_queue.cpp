@@ -61,15 +61,25 @@ std::size_t fetch_queue::take(rd_kafka_message_t** out, std::size_t max) {
 
 void fetch_queue::wake_fetcher() {
     was_full_ = false;
+    if (seek_partition(next_offset_)) ++wakeups_;
+}
+
+void fetch_queue::seek(std::int64_t offset) {
+    was_full_ = false;
+    next_offset_ = offset >= 0 ? offset : -1;
+    seek_partition(offset);
+}
+
+bool fetch_queue::seek_partition(std::int64_t offset) {
     tpl_ptr one = make_tpl(1);
-    rd_kafka_topic_partition_list_add(one.get(), topic_.c_str(), partition_)->offset = next_offset_;
+    rd_kafka_topic_partition_list_add(one.get(), topic_.c_str(), partition_)->offset = offset;
     if (rd_kafka_error_t* err = rd_kafka_seek_partitions(consumer_, one.get(), 0)) {
-        KSTREAMS_LOG(warn, describe_partition(topic_, partition_) + ": could not restart fetching: " +
-                               rd_kafka_error_string(err));
+        KSTREAMS_LOG(warn, describe_partition(topic_, partition_) + ": could not seek to offset " +
+                               std::to_string(offset) + ": " + rd_kafka_error_string(err));
         rd_kafka_error_destroy(err);
-        return;
+        return false;
     }
-    ++wakeups_;
+    return true;
 }
 
 }  // namespace kstreams::kafka

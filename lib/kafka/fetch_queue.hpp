@@ -36,12 +36,17 @@ public:
     /// The offset after the last record taken, or -1.
     std::int64_t next_offset() const { return next_offset_; }
 
+    /// Fetches again from `offset` (absolute, or librdkafka's logical BEGINNING / END): records
+    /// fetched past it and not taken yet are dropped (librdkafka discards them by version).
+    void seek(std::int64_t offset);
+
     /// How many times the fetcher was woken (a metric: "fetch-wakeups").
     std::uint64_t wakeups() const { return wakeups_; }
 
 private:
     bool looks_full(std::size_t queued) const;
     void wake_fetcher();
+    bool seek_partition(std::int64_t offset);
 
     rd_kafka_t* consumer_;
     std::string topic_;

@@ -105,7 +105,7 @@ void kafka_collector::poll() {
     check_failed();
 }
 
-void kafka_collector::flush(std::chrono::milliseconds timeout) {
+bool kafka_collector::try_flush(std::chrono::milliseconds timeout) {
     rd_kafka_resp_err_t err;
     {
         std::lock_guard lock(mutex_);
@@ -113,8 +113,15 @@ void kafka_collector::flush(std::chrono::milliseconds timeout) {
         if (sink_producer_ && !err) err = rd_kafka_flush(sink_producer_.get(), static_cast<int>(timeout.count()));
     }
     check_failed();
-    if (err) throw streams_error(std::string("the producer could not deliver its records within ") +
-                                 std::to_string(timeout.count()) + " ms: " + rd_kafka_err2str(err));
+    if (err == RD_KAFKA_RESP_ERR__TIMED_OUT) return false;
+    if (err) throw streams_error(std::string("the producer could not deliver its records: ") + rd_kafka_err2str(err));
+    return true;
+}
+
+void kafka_collector::flush(std::chrono::milliseconds timeout) {
+    if (!try_flush(timeout))
+        throw streams_error(std::string("the producer could not deliver its records within ") +
+                            std::to_string(timeout.count()) + " ms");
 }
 
 std::map<std::pair<std::string, std::int32_t>, std::int64_t> kafka_collector::changelog_offsets() const {

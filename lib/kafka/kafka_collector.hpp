@@ -40,6 +40,8 @@ public:
     void poll();
     /// Waits until every record sent was acknowledged, then as poll().
     void flush(std::chrono::milliseconds timeout);
+    /// As flush(), but false instead of an error if `timeout` passed first.
+    bool try_flush(std::chrono::milliseconds timeout);
     /// Last acknowledged offset of each changelog partition written by this producer (a copy).
     std::map<std::pair<std::string, std::int32_t>, std::int64_t> changelog_offsets() const;
     rd_kafka_t* handle() const { return producer_.get(); }

@@ -1,5 +1,6 @@
 #include "lib/kafka/kafka_ports.hpp"
 
+#include <algorithm>
 #include <array>
 #include <thread>
 
@@ -129,6 +130,26 @@ void kafka_consumer_port::assign(const std::vector<d::topic_partition>& parts,
 void kafka_consumer_port::unassign() {
     partitions_.clear();
     rd_kafka_assign(consumer_, nullptr);
+}
+
+void kafka_consumer_port::seek(const d::topic_partition& tp, std::int64_t offset) {
+    auto it = partitions_.find(tp);
+    if (it == partitions_.end()) return;
+    partition& p = *it->second;
+    for (auto* m : p.overflow) rd_kafka_message_destroy(m);
+    p.overflow.clear();
+    if (p.overflow_paused) {
+        set_paused(tp, false);
+        p.overflow_paused = false;
+    }
+    std::int64_t target = offset;
+    if (offset < 0) {  // nothing committed (or not known): where the source's reset policy says
+        target = RD_KAFKA_OFFSET_BEGINNING;
+        if (auto r = plan_.offset_reset_of_topic.find(tp.topic);
+            r != plan_.offset_reset_of_topic.end() && r->second == offset_reset::latest)
+            target = RD_KAFKA_OFFSET_END;
+    }
+    p.fetch->seek(target);
 }
 
 void kafka_consumer_port::set_paused(const d::topic_partition& tp, bool pause) {
@@ -341,6 +362,23 @@ std::size_t kafka_restore_reader::read(std::size_t max, d::restore_sink& sink) {
     }
     apply();
     return n;
+}
+
+// ---- the producer ------------------------------------------------------------------------------
+
+void kafka_producer_port::flush() {
+    using namespace std::chrono;
+    const auto start = steady_clock::now();
+    for (;;) {
+        // In slices, so that a close's deadline that comes meanwhile ends the wait.
+        const auto end = std::min(start + timeout_, stop_deadline_());
+        const auto left = duration_cast<milliseconds>(end - steady_clock::now());
+        if (collector_.try_flush(std::clamp(left, milliseconds(0), milliseconds(100)))) return;
+        if (left <= milliseconds(100))
+            throw streams_error("the producer could not deliver its records within " +
+                                std::to_string(duration_cast<milliseconds>(steady_clock::now() - start).count()) +
+                                " ms");
+    }
 }
 
 }  // namespace kstreams::kafka

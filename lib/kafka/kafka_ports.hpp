@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -50,6 +51,7 @@ public:
     /// rebalance callback.
     void assign(const std::vector<d::topic_partition>& parts, const std::vector<std::int64_t>& committed) override;
     void unassign() override;
+    void seek(const d::topic_partition& tp, std::int64_t offset) override;
     void pause(const d::topic_partition& tp) override;
     void resume(const d::topic_partition& tp) override;
     /// Called for different partitions at once from the threads running their tasks.
@@ -102,11 +104,15 @@ private:
 /// The thread's producer as the task manager sees it: each task sends through a front of its own.
 class kafka_producer_port final : public d::producer_port {
 public:
-    kafka_producer_port(kafka_collector& collector, kstreams::metrics& metrics, std::chrono::milliseconds timeout)
-        : collector_(collector), default_(collector, metrics), timeout_(timeout) {}
+    /// A flush waits up to `timeout`, and never past `stop_deadline()` (a close's timeout, which
+    /// may come while a flush waits).
+    kafka_producer_port(kafka_collector& collector, kstreams::metrics& metrics, std::chrono::milliseconds timeout,
+                        std::function<std::chrono::steady_clock::time_point()> stop_deadline)
+        : collector_(collector), default_(collector, metrics), timeout_(timeout),
+          stop_deadline_(std::move(stop_deadline)) {}
     d::record_collector& collector() override { return default_; }
     void poll() override { collector_.poll(); }
-    void flush() override { collector_.flush(timeout_); }
+    void flush() override;
     const d::checkpoint_offsets& changelog_offsets() override {
         acked_ = collector_.changelog_offsets();
         return acked_;
@@ -119,6 +125,7 @@ private:
     kafka_collector& collector_;
     kafka_task_collector default_;
     std::chrono::milliseconds timeout_;
+    std::function<std::chrono::steady_clock::time_point()> stop_deadline_;
     d::checkpoint_offsets acked_;
 };
 

@@ -8,26 +8,28 @@
 
 namespace kstreams::detail {
 
-checkpoint_offsets read_checkpoint(const std::filesystem::path& dir) {
+checkpoint_offsets read_checkpoint(const std::filesystem::path& dir, bool* unreadable) {
     checkpoint_offsets out;
+    if (unreadable) *unreadable = false;
     std::ifstream in(dir / ".checkpoint");
     if (!in) return out;
+    auto fail = [&](const char* what) {
+        KSTREAMS_LOG(warn, std::string("the checkpoint file ") + (dir / ".checkpoint").string() + " is " + what);
+        if (unreadable) *unreadable = true;
+        return checkpoint_offsets{};
+    };
     int version = -1;
     std::size_t count = 0;
-    if (!(in >> version >> count) || version != 0) {
-        KSTREAMS_LOG(warn, "ignoring the unreadable checkpoint file " + (dir / ".checkpoint").string());
-        return {};
-    }
+    if (!(in >> version >> count) || version != 0) return fail("unreadable");
     for (std::size_t i = 0; i < count; ++i) {
         std::string topic;
         std::int32_t partition = 0;
         std::int64_t offset = 0;
-        if (!(in >> topic >> partition >> offset)) {
-            KSTREAMS_LOG(warn, "ignoring the truncated checkpoint file " + (dir / ".checkpoint").string());
-            return {};
-        }
+        if (!(in >> topic >> partition >> offset)) return fail("truncated or garbled");
         out[{topic, partition}] = offset;
     }
+    std::string extra;
+    if (in >> extra) return fail("garbled (more entries than it says)");
     return out;
 }
 

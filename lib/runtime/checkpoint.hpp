@@ -13,9 +13,9 @@ namespace kstreams::detail {
 
 using checkpoint_offsets = std::map<std::pair<std::string, std::int32_t>, std::int64_t>;
 
-/// Reads `<dir>/.checkpoint`; empty if there is none. A corrupt file is ignored (logged): the stores
-/// are then restored from the beginning of their changelogs.
-checkpoint_offsets read_checkpoint(const std::filesystem::path& dir);
+/// Reads `<dir>/.checkpoint`; empty if there is none. A file that cannot be read as a checkpoint is
+/// reported through `unreadable` (when given) and read as empty.
+checkpoint_offsets read_checkpoint(const std::filesystem::path& dir, bool* unreadable = nullptr);
 /// Writes atomically (a temporary file renamed over the old one).
 void write_checkpoint(const std::filesystem::path& dir, const checkpoint_offsets& offsets);
 

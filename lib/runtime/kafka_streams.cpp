@@ -16,6 +16,7 @@
 #include "lib/runtime/app_context.hpp"
 #include "lib/runtime/metrics_reporter.hpp"
 #include "lib/runtime/stream_thread.hpp"
+#include "lib/state/task_directory_lock.hpp"
 
 namespace kstreams {
 
@@ -240,7 +241,7 @@ struct kafka_streams::impl {
             kafka::topic_admin admin(merged(common, cfg.admin), cfg.startup_timeout, cluster);
             ctx.plan = detail::plan_topics(topo.model(), groups, admin,
                                            {cfg.application_id, cfg.replication_factor, own_cluster != nullptr,
-                                            cfg.embedded_partitions});
+                                            cfg.embedded_partitions, cfg.sink_bootstrap_servers.empty() && cluster == nullptr});
         } catch (...) {
             auto e = std::current_exception();
             fail(e);
@@ -272,10 +273,11 @@ struct kafka_streams::impl {
             for (auto& t : threads) all.push_back(t.get());
             for (auto& t : retired) all.push_back(t.get());
         }
-        for (auto* t : all) t->request_stop();
         const auto now = std::chrono::steady_clock::now();
         const auto deadline = timeout >= std::chrono::hours(24 * 365) ? std::chrono::steady_clock::time_point::max()
                                                                        : now + timeout;
+        // The threads bound their own shutdown (flushes) by it, so they end soon after it too.
+        for (auto* t : all) t->request_stop(deadline);
         bool ok = true;
         for (auto* t : all) ok = t->join_until(deadline) && ok;
         if (ok) reporter.reset();  // its last report holds the final counters
@@ -307,6 +309,27 @@ kafka_streams::~kafka_streams() {
 
 void kafka_streams::start() { impl_->start(); }
 bool kafka_streams::close(std::chrono::milliseconds timeout) { return impl_->close(timeout); }
+
+void kafka_streams::clean_up() {
+    {
+        std::lock_guard lock(impl_->mutex);
+        const streams_state s = impl_->state;
+        if (s != streams_state::created && s != streams_state::not_running && s != streams_state::error)
+            throw std::logic_error(std::string("kafka_streams::clean_up(): cannot clean up while the app runs (state ") +
+                                   to_string(s) + "); call it before start() or after close()");
+    }
+    const auto& cfg = impl_->ctx.config;
+    const std::filesystem::path dir = cfg.state_dir / cfg.application_id;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) return;
+    // Every task directory's lock first, so that nothing another instance still uses is deleted.
+    std::vector<state::task_directory_lock> locks;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.is_directory() && std::filesystem::exists(e.path() / ".lock")) locks.emplace_back(e.path());
+    KSTREAMS_LOG(info, "stream-client " + cfg.application_id + ": deleting the local state directory " + dir.string());
+    std::filesystem::remove_all(dir, ec);
+    if (ec) throw streams_error("kafka_streams::clean_up(): cannot delete " + dir.string() + ": " + ec.message());
+}
 
 streams_state kafka_streams::state() const {
     std::lock_guard lock(impl_->mutex);

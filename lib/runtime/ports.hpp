@@ -59,6 +59,9 @@ public:
     virtual void assign(const std::vector<topic_partition>& parts, const std::vector<std::int64_t>& committed) = 0;
     /// Stops fetching everything (a revocation).
     virtual void unassign() = 0;
+    /// Fetches an assigned partition again from `offset` (a committed offset as committed()
+    /// returns it), dropping what was fetched past it and not handed out yet.
+    virtual void seek(const topic_partition& tp, std::int64_t offset) = 0;
     virtual void pause(const topic_partition& tp) = 0;
     virtual void resume(const topic_partition& tp) = 0;
     /// Appends up to `max` records of `tp` to `out` without waiting; returns how many.

@@ -8,6 +8,7 @@
 
 #include "lib/core/log.hpp"
 #include "lib/runtime/checkpoint.hpp"
+#include "lib/state/corrupted_store.hpp"
 #include "lib/state/record_cache.hpp"
 
 namespace kstreams::detail {
@@ -43,7 +44,10 @@ void stream_task::init() {
             changelog_topic_of_.emplace(builder.name(), env_.application_id + "-" + builder.name() + "-changelog");
     }
     // Persistent stores keep files in the task directory: take it for this instance alone.
-    if (has_persistent_stores() && !env_.state_dir.empty()) dir_lock_ = state::task_directory_lock(task_directory(), env_.state_lock_wait);
+    if (has_persistent_stores() && !env_.state_dir.empty()) {
+        dir_lock_ = state::task_directory_lock(task_directory(), env_.state_lock_wait);
+        drop_stores_of_unreadable_checkpoint();
+    }
     for (state_store* store : store_order_) store->init(*this);
 
     std::unordered_map<std::size_t, node*> by_index;
@@ -112,7 +116,8 @@ std::int64_t stream_task::extract_timestamp(source_node& src, const raw_record& 
     return ts;
 }
 
-void stream_task::process(source_node& src, const raw_record& raw, std::int64_t timestamp) {
+bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t timestamp) {
+    skipped_ = false;
     if (timestamp > stream_time_) stream_time_ = timestamp;
     metadata_ = {raw.topic, raw.partition, raw.offset};
     has_metadata_ = true;
@@ -129,6 +134,7 @@ void stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
                             std::to_string(raw.offset) + " (source " + src.name() + "): " + e.what());
     }
     has_metadata_ = false;
+    return !skipped_;
 }
 
 bool stream_task::maybe_punctuate_stream_time() {
@@ -213,6 +219,7 @@ void stream_task::deserialization_failed(const raw_record& raw, bool in_key, std
                             std::string(raw.topic) + ", partition " + std::to_string(raw.partition) + ", offset " +
                             std::to_string(raw.offset) + " (source " + where.name() + "): " + std::string(what);
     if (env_.on_deserialization_error == deserialization_policy::fail) throw streams_error(msg);
+    skipped_ = true;
     ++metrics().counter(metric::skipped_deserialization);
     KSTREAMS_LOG(warn, msg + "; skipped (log-and-continue)");
 }
@@ -246,6 +253,28 @@ void stream_task::close(bool clean) {
 std::filesystem::path stream_task::task_directory() const {
     if (env_.state_dir.empty()) return {};
     return env_.state_dir / id_.to_string();
+}
+
+void stream_task::drop_stores_of_unreadable_checkpoint() {
+    bool unreadable = false;
+    read_checkpoint(task_directory(), &unreadable);
+    if (!unreadable) return;
+    // It says nothing trustworthy about what the logged stores hold: wipe them, so that they are
+    // restored from their changelogs. Stores without a changelog do not use it and are kept.
+    std::error_code ec;
+    for (const auto& [store, topic] : changelog_topic_of_) {
+        const auto dir = state::store_directory(task_directory(), store);
+        if (!std::filesystem::exists(dir, ec)) continue;
+        KSTREAMS_LOG(warn, "task " + id_.to_string() + ": store " + store +
+                               ": the task's checkpoint file cannot be read; wiping " + dir.string() +
+                               " and restoring the store from its changelog " + topic);
+        std::filesystem::remove_all(dir, ec);
+        if (ec)
+            throw streams_error("task " + id_.to_string() + ": store " + store + ": cannot wipe " + dir.string() +
+                                ": " + ec.message());
+        ++metrics().counter(state::stores_wiped_metric);
+    }
+    std::filesystem::remove(task_directory() / ".checkpoint", ec);
 }
 
 void stream_task::discard_checkpoint(std::string_view store_name) {

@@ -75,8 +75,9 @@ public:
     /// The record's timestamp per the source's extractor; negative means skip it (counted).
     std::int64_t extract_timestamp(source_node& src, const raw_record& raw, std::int64_t partition_time);
     /// Processes one record through the sub-topology. Errors become streams_error naming the task,
-    /// topic, partition, offset and node.
-    void process(source_node& src, const raw_record& raw, std::int64_t timestamp);
+    /// topic, partition, offset and node. False if it was skipped (a deserialization error under
+    /// log-and-continue): not counted as processed.
+    bool process(source_node& src, const raw_record& raw, std::int64_t timestamp);
     bool maybe_punctuate_stream_time();
     bool maybe_punctuate_wall_clock();
     /// Wall-clock time of the next due punctuation; INT64_MAX if none.
@@ -100,6 +101,11 @@ public:
     void clear_commit_request() { commit_requested_ = false; }
     const std::vector<changelog_registration>& changelogs() const { return changelogs_; }
     state_store* find_store(std::string_view name);
+    /// The changelog topic of the task's store `name`, or nullptr if it has none (not logged).
+    const std::string* changelog_topic_of(std::string_view name) const {
+        auto it = changelog_topic_of_.find(name);
+        return it == changelog_topic_of_.end() ? nullptr : &it->second;
+    }
     /// The task's stores, in the order the topology lists them.
     const std::vector<state_store*>& stores() const { return store_order_; }
 
@@ -158,6 +164,8 @@ public:
 
 private:
     std::string where() const;
+    /// An unreadable checkpoint file: wipes the logged stores' directories and deletes the file.
+    void drop_stores_of_unreadable_checkpoint();
 
     const topology_model& model_;
     const topology_groups& groups_;
@@ -187,6 +195,7 @@ private:
     bool has_metadata_ = false;
     bool commit_requested_ = false;
     bool initialized_ = false;
+    bool skipped_ = false;  ///< the record being processed was skipped (log-and-continue)
     std::map<std::string, bool, std::less<>> warned_;
 
     using held_offsets = std::map<std::pair<std::string, std::int32_t>, std::map<std::int64_t, int>>;

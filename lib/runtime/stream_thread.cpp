@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <set>
@@ -107,6 +108,14 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
 
     ~state() { teardown(); }
 
+    /// The client timeout, or less once a close gave a deadline: what a flush may wait.
+    std::chrono::milliseconds remaining() const {
+        const auto deadline = self.stop_deadline_.load();
+        if (deadline == std::chrono::steady_clock::time_point::max()) return client_timeout;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        return std::clamp(left, std::chrono::milliseconds(0), client_timeout);
+    }
+
     /// Closes the clients and drops the tasks (once the loop ended; handlers still pending on the
     /// executor keep only this shell alive).
     void teardown() {
@@ -209,7 +218,8 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         consumer_port = std::make_unique<kafka::kafka_consumer_port>(consumer.get(), collector->handle(), ctx.plan,
                                                                      std::move(options), metrics);
         restore_reader = std::make_unique<kafka::kafka_restore_reader>(restore_consumer.get(), client_timeout);
-        producer_port = std::make_unique<kafka::kafka_producer_port>(*collector, metrics, client_timeout);
+        producer_port = std::make_unique<kafka::kafka_producer_port>(
+            *collector, metrics, client_timeout, [this] { return self.stop_deadline_.load(); });
         task_manager_config tm;
         tm.name = name;
         tm.max_task_idle_ms = cfg.max_task_idle.count();
@@ -255,7 +265,9 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     /// polling goes on. librdkafka waits for the assign/unassign call meanwhile. While the
     /// consumer closes, the change is applied at once (the close waits for it).
     void on_rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts) {
-        set_rebalancing(true);
+        // A thread dying of an error gives its partitions up while it closes: the client goes
+        // straight from RUNNING to PENDING_ERROR, as Kafka's, not through REBALANCING.
+        if (!failed) set_rebalancing(true);
         pending_change change;
         change.assign = err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS;
         for (int i = 0; i < parts->cnt; ++i) change.parts.push_back({parts->elems[i].topic, parts->elems[i].partition});
@@ -463,7 +475,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     /// client timeout; what is still in flight then is not committed and is processed again).
     task<void> drain_async() {
         tasks->hold_processing(true);
-        const auto until = std::chrono::steady_clock::now() + client_timeout;
+        const auto until = std::chrono::steady_clock::now() + remaining();
         std::optional<std::int64_t> idle_until;
         while (tasks->async_in_flight() > 0 && std::chrono::steady_clock::now() < until) {
             poll_consumer();
@@ -488,7 +500,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         publish_metrics();
         closing = true;
         rd_kafka_consumer_close(consumer.get());
-        collector->flush(client_timeout);
+        collector->flush(remaining());
         KSTREAMS_LOG(info, name + ": stopped");
     }
 
@@ -552,7 +564,10 @@ void stream_thread::finish(std::exception_ptr error) {
     finished_cv_.notify_all();
 }
 
-void stream_thread::request_stop() {
+void stream_thread::request_stop(std::chrono::steady_clock::time_point deadline) {
+    auto current = stop_deadline_.load();
+    while (deadline < current && !stop_deadline_.compare_exchange_weak(current, deadline)) {
+    }
     stop_requested_ = true;
     std::lock_guard lock(finished_mutex_);
     if (!finished_ && state_) state_->wake_up();

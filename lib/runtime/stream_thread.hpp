@@ -28,8 +28,9 @@ public:
     ~stream_thread();
 
     void start();
-    /// Asks the thread to finish: commit, close its tasks and leave. Thread-safe.
-    void request_stop();
+    /// Asks the thread to finish: commit, close its tasks and leave. Thread-safe. Its shutdown
+    /// (waiting for async records, producer flushes) is bounded by `deadline` (the earliest asked).
+    void request_stop(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
     /// Waits for the thread until `deadline`; true if it ended.
     bool join_until(std::chrono::steady_clock::time_point deadline);
     int index() const { return index_; }
@@ -48,6 +49,7 @@ private:
     std::shared_ptr<state> state_;
     bool started_ = false;
     std::atomic<bool> stop_requested_{false};
+    std::atomic<std::chrono::steady_clock::time_point> stop_deadline_{std::chrono::steady_clock::time_point::max()};
     std::atomic<bool> finished_{false};
     std::mutex finished_mutex_;
     std::condition_variable finished_cv_;

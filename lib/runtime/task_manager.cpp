@@ -6,6 +6,7 @@
 
 #include "lib/core/log.hpp"
 #include "lib/runtime/checkpoint.hpp"
+#include "lib/state/corrupted_store.hpp"
 
 namespace kstreams::detail {
 
@@ -27,6 +28,11 @@ struct task_manager::restore_target {
 };
 
 struct task_manager::managed_task {
+    const subtopology_group* sub = nullptr;
+    /// A store found corrupted while the task ran, until restore_step revives the task.
+    std::optional<state::corrupted_store_error> corrupted;
+    /// Times its stores were found corrupted since its offsets were last committed.
+    int corruptions = 0;
     // With make_task_executor: the task's own environment, counters and producer front (declared
     // before the task, which uses them until it is destroyed).
     std::unique_ptr<task_environment> env;
@@ -115,15 +121,128 @@ task_manager::managed_task& task_manager::create(const subtopology_group& sub, k
         env = t->env.get();
     }
     t->processed = &env->metrics->counter(metric::records_processed);
-    t->task = std::make_unique<stream_task>(model_, groups_, sub, id, *env);
-    if (config_.create_task_directories && !env_.state_dir.empty())
-        std::filesystem::create_directories(t->task->task_directory());
-    t->task->init();
+    t->sub = &sub;
+    t->task = open_task(sub, id, *env);
     t->next_punctuation = t->task->next_wall_clock_punctuation();
     managed_task& ref = *t;
     active_[id] = std::move(t);
     start_restoring(ref);
     return ref;
+}
+
+std::unique_ptr<stream_task> task_manager::open_task(const subtopology_group& sub, kstreams::task_id id,
+                                                    task_environment& env) {
+    for (int attempt = 1;; ++attempt) {
+        auto task = std::make_unique<stream_task>(model_, groups_, sub, id, env);
+        if (config_.create_task_directories && !env_.state_dir.empty())
+            std::filesystem::create_directories(task->task_directory());
+        try {
+            task->init();
+            return task;
+        } catch (const state::corrupted_store_error& e) {
+            // A store found corrupted while opening: the task has not run, so wiping the store and
+            // opening the task again is all it takes (the store, found fresh, drops its checkpoint).
+            const bool logged = task->changelog_topic_of(e.store()) != nullptr;
+            task.reset();  // closes what did open, releases the task directory
+            if (!logged || attempt >= max_corruption_retries) throw unrecoverable_corruption(e, logged, attempt);
+            wipe_store(id, e.store(), e.directory(), e.what());
+        }
+    }
+}
+
+streams_error task_manager::unrecoverable_corruption(const state::corrupted_store_error& e, bool logged,
+                                                      int attempts) const {
+    if (!logged)
+        return streams_error(config_.name + ": " + e.what() +
+                             "; the store has no changelog to restore it from, so its files are left as they are "
+                             "(delete " + e.directory().string() +
+                             ", or call kafka_streams::clean_up(), to start it empty)");
+    return streams_error(config_.name + ": " + e.what() + "; giving up after wiping and restoring it " +
+                         std::to_string(attempts - 1) + " times in a row");
+}
+
+void task_manager::wipe_store(kstreams::task_id id, const std::string& store, const std::filesystem::path& dir,
+                              const std::string& why) {
+    KSTREAMS_LOG(warn, config_.name + ": task " + id.to_string() + ": " + why + "; wiping " + dir.string() +
+                           " and restoring store " + store + " from its changelog");
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    if (ec)
+        throw streams_error(config_.name + ": store " + store + ": cannot wipe its directory " + dir.string() + ": " +
+                            ec.message());
+    ++env_.metrics->counter(state::stores_wiped_metric);
+}
+
+void task_manager::revive(managed_task& t, const std::vector<std::pair<std::string, std::string>>& wipes) {
+    const kstreams::task_id id = t.task->id();
+    const std::filesystem::path task_dir = t.task->task_directory();
+    if (t.restoring) {
+        suspend_restoration(t);
+        restoring_.erase(std::remove(restoring_.begin(), restoring_.end(), &t), restoring_.end());
+    }
+    t.restoring = false;
+    t.restore.clear();
+    t.to_commit.clear();
+    // A dirty close, as Kafka's for a corrupted task: what the caches hold is dropped and no
+    // checkpoint is written; the input is processed again from the last commit.
+    stop(t);
+    std::vector<std::string> topics;
+    for (const auto& [store, why] : wipes)
+        if (const std::string* topic = t.task->changelog_topic_of(store)) topics.push_back(*topic);
+    t.task.reset();
+    for (const auto& [store, why] : wipes) wipe_store(id, store, state::store_directory(task_dir, store), why);
+    if (!task_dir.empty() && std::filesystem::exists(task_dir / ".checkpoint")) {
+        checkpoint_offsets cp = read_checkpoint(task_dir);
+        for (const auto& topic : topics) cp.erase({topic, id.partition});
+        write_checkpoint(task_dir, cp);
+    }
+    t.changelog_offsets.clear();
+    t.checkpointed.clear();
+    std::vector<topic_partition> parts;
+    for (const auto& q : t.group.queues()) parts.push_back(q->tp());
+    t.group = partition_group{};  // gives the buffered records back
+    t.task = open_task(*t.sub, id, t.env ? *t.env : env_);
+    t.next_punctuation = t.task->next_wall_clock_punctuation();
+    const std::vector<std::int64_t> committed = consumer_.committed(parts);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const topic_partition& tp = parts[i];
+        partition_queue& q = t.group.add(tp, t.task->source_for(tp.topic), consumer_);
+        partitions_[tp] = {&t, &q};
+        const std::int64_t offset = i < committed.size() ? committed[i] : consumer_port::unknown_offset;
+        if (offset >= 0) {
+            q.set_start(offset);
+            q.committed = offset;
+        }
+        consumer_.seek(tp, offset);
+    }
+    start_restoring(t);
+    if (t.restoring)
+        for (const auto& tp : parts) consumer_.pause(tp);
+}
+
+void task_manager::note_corruption(managed_task& t, const state::corrupted_store_error& e) {
+    if (!config_.revive_corrupted_tasks)
+        throw streams_error(config_.name + ": " + e.what() + " (" + config_.name +
+                            " cannot read its input again to restore the store while it runs)");
+    if (!t.corrupted) t.corrupted.emplace(e);
+}
+
+bool task_manager::revive_corrupted() {
+    bool any = false;
+    for (auto& [id, t] : active_) {
+        if (!t->corrupted) continue;
+        const state::corrupted_store_error e = std::move(*t->corrupted);
+        t->corrupted.reset();
+        any = true;
+        const bool logged = t->task->changelog_topic_of(e.store()) != nullptr;
+        if (!logged || ++t->corruptions >= max_corruption_retries)
+            throw unrecoverable_corruption(e, logged, t->corruptions);
+        KSTREAMS_LOG(warn, config_.name + ": task " + id.to_string() +
+                               ": closing it without committing, to restore a corrupted store and process its "
+                               "input again from the last commit");
+        revive(*t, {{e.store(), e.what()}});
+    }
+    return any;
 }
 
 stream_task& task_manager::add_task(const subtopology_group& sub, kstreams::task_id id) {
@@ -274,9 +393,10 @@ void task_manager::finish_restoring(managed_task& t) {
 }
 
 bool task_manager::restore_step() {
-    if (restoring_.empty()) return false;
-    bool progressed = false;
+    bool progressed = revive_corrupted();
+    if (restoring_.empty()) return progressed;
     bool reading = false;
+    std::vector<std::pair<managed_task*, std::vector<std::pair<std::string, std::string>>>> invalid;
     for (managed_task* t : restoring_)
         for (auto& target : t->restore) {
             if (target.done) continue;
@@ -284,14 +404,19 @@ bool task_manager::restore_step() {
                 const auto offsets = restorer_.offsets(target.tp);
                 if (!offsets) continue;
                 const auto [lo, hi] = *offsets;
-                std::int64_t start = target.checkpoint;
-                if (start > hi) {
-                    KSTREAMS_LOG(warn, config_.name + ": store " + target.reg->store->name() +
-                                           ": its checkpoint is past the end of changelog " + describe(target.tp) +
-                                           "; restoring from the beginning");
-                    start = -1;
+                if (target.checkpoint >= 0 && (target.checkpoint > hi || target.checkpoint < lo)) {
+                    // The store holds records this changelog does not (a state directory from
+                    // another cluster, or a changelog deleted and created again) or misses some it
+                    // no longer has: its local data cannot be trusted.
+                    const std::string why =
+                        "store " + target.reg->store->name() + ": its checkpoint (offset " +
+                        std::to_string(target.checkpoint) + ") is outside changelog " + describe(target.tp) +
+                        " (offsets " + std::to_string(lo) + " to " + std::to_string(hi) + ")";
+                    if (invalid.empty() || invalid.back().first != t) invalid.push_back({t, {}});
+                    invalid.back().second.emplace_back(target.reg->store->name(), why);
+                    continue;
                 }
-                start = std::max(lo, start < 0 ? lo : start);
+                std::int64_t start = std::max(lo, target.checkpoint < 0 ? lo : target.checkpoint);
                 target.end = hi;
                 target.position = start;
                 progressed = true;
@@ -310,6 +435,10 @@ bool task_manager::restore_step() {
             }
             reading = true;
         }
+    for (auto& [t, wipes] : invalid) {
+        revive(*t, wipes);
+        progressed = true;
+    }
     if (reading) {
         restore_applier applier(*this);
         if (restorer_.read(config_.restore_batch, applier) > 0) progressed = true;
@@ -394,9 +523,9 @@ void task_manager::process_one(managed_task& t, partition_queue& q) {
     const fetched_record r = t.group.take(q, *t.task);
     release_guard guard{q.owner(), r};
     const raw_record raw = q.raw(r, t.scratch);
-    t.task->process(*q.source(), raw, ts);
+    const bool processed = t.task->process(*q.source(), raw, ts);
     q.processed(r.offset);
-    ++*t.processed;
+    if (processed) ++*t.processed;  // a record skipped by log-and-continue is not (as Kafka)
     t.task->maybe_punctuate_stream_time();
 }
 
@@ -405,8 +534,14 @@ bool task_manager::process(std::optional<std::int64_t>& idle_until) {
     if (hold_processing_) return false;
     bool progressed = false;
     const std::int64_t now = env_.wall_clock();
-    for (auto& [id, t] : active_)
-        if (!t->restoring) progressed = process_task(*t, now, idle_until) || progressed;
+    for (auto& [id, t] : active_) {
+        if (t->restoring || t->corrupted) continue;
+        try {
+            progressed = process_task(*t, now, idle_until) || progressed;
+        } catch (const state::corrupted_store_error& e) {
+            note_corruption(*t, e);
+        }
+    }
     return progressed;
 }
 
@@ -436,7 +571,7 @@ std::vector<task_manager::managed_task*> task_manager::running_tasks() {
     std::vector<managed_task*> out;
     out.reserve(active_.size());
     for (auto& [id, t] : active_)
-        if (!t->restoring) out.push_back(t.get());
+        if (!t->restoring && !t->corrupted) out.push_back(t.get());
     return out;
 }
 
@@ -455,10 +590,15 @@ task_manager::turn_result task_manager::turn(managed_task& t) {
     turn_result r;
     stream_task& task = *t.task;
     task.rethrow_async_error();
-    if (!t.restoring) {
-        for (auto& q : t.group.queues()) r.progressed = fill(t, *q) || r.progressed;
-        if (!hold_processing_) r.progressed = process_task(t, env_.wall_clock(), r.idle_until) || r.progressed;
-        r.progressed = task.maybe_punctuate_wall_clock() || r.progressed;
+    if (!t.restoring && !t.corrupted) {
+        try {
+            for (auto& q : t.group.queues()) r.progressed = fill(t, *q) || r.progressed;
+            if (!hold_processing_) r.progressed = process_task(t, env_.wall_clock(), r.idle_until) || r.progressed;
+            r.progressed = task.maybe_punctuate_wall_clock() || r.progressed;
+        } catch (const state::corrupted_store_error& e) {
+            note_corruption(t, e);
+            r.progressed = true;
+        }
     }
     t.next_punctuation = task.next_wall_clock_punctuation();
     if (t.env) t.published = t.metrics;
@@ -484,8 +624,14 @@ kstreams::metrics task_manager::task_metrics() const {
 bool task_manager::punctuate_wall_clock() {
     rethrow_async_errors();
     bool any = false;
-    for (auto& [id, t] : active_)
-        if (!t->restoring && t->task->maybe_punctuate_wall_clock()) any = true;
+    for (auto& [id, t] : active_) {
+        if (t->restoring || t->corrupted) continue;
+        try {
+            if (t->task->maybe_punctuate_wall_clock()) any = true;
+        } catch (const state::corrupted_store_error& e) {
+            note_corruption(*t, e);
+        }
+    }
     return any;
 }
 
@@ -521,12 +667,20 @@ void task_manager::commit(bool force_checkpoint) {
 void task_manager::prepare_commit(managed_task& t) {
     stream_task& task = *t.task;
     task.rethrow_async_error();
-    if (!t.restoring) task.flush();
     t.to_commit.clear();
+    bool corrupted = t.corrupted.has_value();  // then nothing of it is committed: its input is read again
+    if (!corrupted && !t.restoring) {
+        try {
+            task.flush();
+        } catch (const state::corrupted_store_error& e) {
+            note_corruption(t, e);
+            corrupted = true;
+        }
+    }
     // Noted before the producer is flushed: a record that completes after this (in an async
     // processor) may have sent records the flush does not wait for.
     // Records in flight in async processors: a commit covers only offsets before them.
-    if (!task.async_blocks_commit()) {
+    if (!corrupted && !task.async_blocks_commit()) {
         const bool in_flight = task.async_in_flight() > 0;
         for (auto& q : t.group.queues()) {
             std::int64_t offset = q->committable();
@@ -556,7 +710,10 @@ void task_manager::finish_commit(bool force_checkpoint) {
     }
     if (!offsets.empty()) {
         if (consumer_.commit(offsets) == consumer_port::commit_result::ok) {
-            for (std::size_t i = 0; i < queues.size(); ++i) queues[i]->committed = offsets[i].offset;
+            for (std::size_t i = 0; i < queues.size(); ++i) {
+                queues[i]->committed = offsets[i].offset;
+                if (auto it = partitions_.find(queues[i]->tp()); it != partitions_.end()) it->second.first->corruptions = 0;
+            }
         } else {
             KSTREAMS_LOG(warn, config_.name +
                                    ": commit failed because the group moved on; the records since the last commit "

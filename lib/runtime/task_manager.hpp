@@ -12,8 +12,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <kstreams/error.hpp>
 #include <kstreams/state/restore_listener.hpp>
 #include <kstreams/task_id.hpp>
 
@@ -21,7 +23,15 @@
 #include "lib/runtime/ports.hpp"
 #include "lib/runtime/stream_task.hpp"
 
+namespace kstreams::state {
+class corrupted_store_error;
+}
+
 namespace kstreams::detail {
+
+/// A store found corrupted this many times in a row (wiped and restored each time but the last)
+/// fails the thread.
+inline constexpr int max_corruption_retries = 3;
 
 struct task_manager_config {
     std::string name = "task-manager";  ///< for messages: the stream thread's name
@@ -52,6 +62,10 @@ struct task_manager_config {
     /// processors, so that tasks share nothing that is not thread-safe. Unset (the test driver):
     /// every task uses the runner's environment.
     std::function<boost::asio::any_io_executor()> make_task_executor;
+    /// A store found corrupted while its task runs: close the task dirty, wipe and restore the
+    /// store, process again from the last commit (the Kafka runtime; done by restore_step, between
+    /// rounds). Off: the error is thrown (the test driver, which cannot read its input again).
+    bool revive_corrupted_tasks = true;
 };
 
 /// Restoration progress of one store's changelog partition.
@@ -172,6 +186,22 @@ private:
     class restore_applier;
 
     managed_task& create(const subtopology_group& sub, kstreams::task_id id);
+    /// Creates and initializes a task; a store found corrupted while opening is wiped (if it has a
+    /// changelog) and the task opened again.
+    std::unique_ptr<stream_task> open_task(const subtopology_group& sub, kstreams::task_id id, task_environment& env);
+    /// Deletes a store's local directory (warned with `why`, counted).
+    void wipe_store(kstreams::task_id id, const std::string& store, const std::filesystem::path& dir,
+                    const std::string& why);
+    /// The error for a corrupted store that is not wiped (no changelog, or corrupted again).
+    streams_error unrecoverable_corruption(const state::corrupted_store_error& e, bool logged, int attempts) const;
+    /// Closes the task dirty, wipes the stores named (store, why), opens it again and restores
+    /// them; its input partitions go back to their committed offsets.
+    void revive(managed_task& t, const std::vector<std::pair<std::string, std::string>>& wipes);
+    /// A store of a running task was found corrupted (on the task's own thread): the task stops
+    /// taking records until restore_step revives it (or, without revive_corrupted_tasks, throws).
+    void note_corruption(managed_task& t, const state::corrupted_store_error& e);
+    /// Revives the tasks noted corrupted, or fails; whether there were any.
+    bool revive_corrupted();
     void start_restoring(managed_task& t);
     void finish_restoring(managed_task& t);
     void finish_target(managed_task& t, restore_target& target);

@@ -38,6 +38,13 @@ topic_plan plan_topics(const topology_model& model, const topology_groups& group
                 throw streams_error("source topic " + t + " of sub-topology " +
                                     std::to_string(groups.subtopologies[i].id) +
                                     " is missing on the cluster; create it before starting the app");
+    // Sinks with a fixed topic (not a topic-name extractor): librdkafka would only report a
+    // missing one after message.timeout.ms, and the thread would die then.
+    if (options.check_sinks)
+        for (const auto& n : model.nodes)
+            if (n.kind == node_kind::sink && !n.internal_topic && !n.topic.empty() && !admin.partition_count(n.topic))
+                throw streams_error("sink topic " + n.topic + " of processor " + n.name +
+                                    " is missing on the cluster; create it before starting the app");
 
     topic_plan plan;
     const auto& counts = admin.partition_counts();

@@ -35,11 +35,14 @@ struct plan_options {
     /// Create missing source and sink topics (the app's own embedded cluster) with this many partitions.
     bool create_external = false;
     std::int32_t embedded_partitions = 1;
+    /// Sink topics are written to the cluster checked here (no sink_bootstrap_servers): a missing
+    /// one is an error at start, not a send that times out later.
+    bool check_sinks = true;
 };
 
 /// Checks the source topics (they exist, co-partition groups agree), creates the internal topics
 /// (and, on the embedded cluster, any missing source and sink topic). Throws streams_error naming
-/// the topic on a missing source topic or a partition count that does not fit.
+/// the topic on a missing source or sink topic or a partition count that does not fit.
 topic_plan plan_topics(const topology_model& model, const topology_groups& groups, kafka::topic_admin& admin,
                        const plan_options& options);
 

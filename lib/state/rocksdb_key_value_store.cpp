@@ -9,6 +9,7 @@
 #include <kstreams/state/stores.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/state/corrupted_store.hpp"
 #include "lib/state/rocksdb_shared.hpp"
 #include "lib/state/store_resources.hpp"
 
@@ -111,6 +112,10 @@ rocksdb_key_value_store::~rocksdb_key_value_store() {
 
 void rocksdb_key_value_store::check(const rocksdb::Status& s, std::string_view operation) const {
     if (s.ok()) return;
+    if (s.IsCorruption())
+        throw corrupted_store_error(name_, dir_,
+                                    "store " + name_ + " (RocksDB at " + dir_.string() + "): " + std::string(operation) +
+                                        " found its local data corrupted: " + s.ToString());
     throw streams_error("store " + name_ + " (RocksDB at " + dir_.string() + "): " + std::string(operation) +
                         " failed: " + s.ToString());
 }
@@ -126,10 +131,11 @@ void rocksdb_key_value_store::init(store_context& ctx) {
                             ctx.task_id().to_string() + " has no state directory (set state.dir)");
     std::shared_ptr<rocksdb_shared> shared;
     if (auto* res = ctx.resources()) shared = res->rocksdb;
-    const auto dir = task_dir / "rocksdb" / subdirectory_;
+    const auto dir = store_directory(task_dir, subdirectory_);
     // A store without local data (new, or its directory deleted) cannot trust the checkpoint.
     const bool fresh = !std::filesystem::exists(dir / "CURRENT");
-    if (open_at(dir, std::move(shared)) || fresh) ctx.discard_checkpoint(name_);
+    open_at(dir, std::move(shared));
+    if (fresh) ctx.discard_checkpoint(name_);
     ctx.register_store(*this, [this](std::span<const restore_record> batch) {
         rocksdb::WriteBatch wb;
         for (const auto& r : batch) {
@@ -140,7 +146,7 @@ void rocksdb_key_value_store::init(store_context& ctx) {
     });
 }
 
-bool rocksdb_key_value_store::open_at(const std::filesystem::path& dir, std::shared_ptr<rocksdb_shared> shared) {
+void rocksdb_key_value_store::open_at(const std::filesystem::path& dir, std::shared_ptr<rocksdb_shared> shared) {
     dir_ = dir;
     // Without an application-wide one, each store gets Kafka Streams' per-store defaults.
     shared_ = shared ? std::move(shared) : std::make_shared<rocksdb_shared>(rocksdb_memory_config{50u << 20, 0, {}});
@@ -153,19 +159,27 @@ bool rocksdb_key_value_store::open_at(const std::filesystem::path& dir, std::sha
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);
     if (ec) throw streams_error("store " + name_ + ": cannot create its directory " + dir_.string() + ": " + ec.message());
-    rocksdb::Status s = rocksdb::DB::Open(*options_, dir_.string(), &db_);
-    if (s.ok()) return false;
-    // A directory another process holds is not ours to wipe (the task lock should prevent this).
-    if (s.ToString().find("lock") != std::string::npos) check(s, "open");
-    KSTREAMS_LOG(warn, "store " + name_ + ": its local directory " + dir_.string() +
-                           " cannot be opened (" + s.ToString() +
-                           "); wiping it and restoring the store from its changelog");
+    // Table files without a CURRENT file: RocksDB would start an empty database beside them.
+    if (!std::filesystem::exists(dir_ / "CURRENT", ec))
+        for (const auto& e : std::filesystem::directory_iterator(dir_, ec))
+            if (e.path().extension() == ".sst")
+                throw corrupted_store_error(name_, dir_,
+                                            "store " + name_ + ": its local data at " + dir_.string() +
+                                                " is corrupted: table files but no CURRENT file");
+    // Nothing is wiped here: only a store with a changelog may be, and only for corruption; that is
+    // the task manager's decision (corrupted_store_error). Any other failure (a lock, too many open
+    // files, a full disk) leaves the files alone, as Kafka Streams' "Error opening store".
+    const rocksdb::Status s = rocksdb::DB::Open(*options_, dir_.string(), &db_);
+    if (s.ok()) return;
     db_ = nullptr;
-    std::filesystem::remove_all(dir_, ec);
-    if (ec) throw streams_error("store " + name_ + ": cannot wipe its corrupted directory " + dir_.string() + ": " + ec.message());
-    std::filesystem::create_directories(dir_, ec);
-    check(rocksdb::DB::Open(*options_, dir_.string(), &db_), "open (after wiping the corrupted directory)");
-    return true;
+    // A file the database refers to is gone (CURRENT names a missing MANIFEST, the MANIFEST a
+    // missing table file): RocksDB says "IO error: No such file", but the data is lost all the same.
+    if (s.IsCorruption() || s.IsPathNotFound())
+        throw corrupted_store_error(name_, dir_,
+                                    "store " + name_ + ": its local data at " + dir_.string() +
+                                        " is corrupted: " + s.ToString());
+    throw streams_error("Error opening store " + name_ + " at location " + dir_.string() + ": " + s.ToString() +
+                        " (its files are left as they are)");
 }
 
 void rocksdb_key_value_store::flush() {

@@ -51,12 +51,14 @@ public:
     void delete_range(std::string_view from, std::string_view to);
     /// Applies restored changelog records in one write batch.
     void write_batch(rocksdb::WriteBatch& batch);
-    /// Opens without a task (for segmented stores that manage their own context), at `dir`.
-    /// Returns true if a corrupted directory had to be wiped.
-    bool open_at(const std::filesystem::path& dir, std::shared_ptr<rocksdb_shared> shared);
+    /// Opens the database at `dir`, creating it if missing. Throws corrupted_store_error if its
+    /// data is corrupted, streams_error naming the store and the path for any other failure;
+    /// never deletes anything.
+    void open_at(const std::filesystem::path& dir, std::shared_ptr<rocksdb_shared> shared);
     const std::filesystem::path& directory() const { return dir_; }
 
-    /// Throws streams_error naming the store if `s` is not ok.
+    /// Throws streams_error naming the store if `s` is not ok (corrupted_store_error for
+    /// corruption found on a read or write).
     void check(const rocksdb::Status& s, std::string_view operation) const;
 
 private:

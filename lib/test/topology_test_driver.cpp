@@ -56,6 +56,7 @@ detail::task_manager_config manager_config(const driver_config& c) {
     m.commit_interval_ms = c.commit_after_every_record ? 0 : -1;
     m.restore_listener = c.restore_listener.get();
     m.create_task_directories = false;
+    m.revive_corrupted_tasks = false;  // the driver cannot pipe its input again
     m.max_async_in_flight = c.max_async_in_flight_per_task;
     return m;
 }
@@ -128,6 +129,7 @@ struct topology_test_driver::impl {
         task = &manager->add_task(all_subtopologies, task_id{0, 0});
         for (const auto& reg : task->changelogs()) changelog_topics.insert(reg.topic);
         while (manager->restoring()) manager->restore_step();
+        task = manager->find_task(task_id{0, 0});  // opened again if a store had to be wiped
         process_all();
     }
 

@@ -58,6 +58,9 @@ struct fake_consumer final : detail::consumer_port {
         for (const auto& tp : parts) log.push_back("assign " + detail::describe(tp));
     }
     void unassign() override { log.push_back("unassign"); }
+    void seek(const topic_partition& tp, std::int64_t offset) override {
+        log.push_back("seek " + detail::describe(tp) + " @" + std::to_string(offset));
+    }
     void pause(const topic_partition& tp) override { paused.insert(tp); }
     void resume(const topic_partition& tp) override { paused.erase(tp); }
     std::size_t fetch(const topic_partition& tp, std::size_t max, std::vector<detail::fetched_record>& out) override {

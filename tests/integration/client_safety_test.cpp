@@ -1,0 +1,123 @@
+// The client's edges on the real broker: close(timeout) bounds the producer's flush; a fatal
+// thread error goes RUNNING -> PENDING_ERROR -> ERROR; records skipped by log-and-continue are not
+// counted as processed; a missing sink topic fails the start.
+#include <doctest/doctest.h>
+
+#include <mutex>
+#include <thread>
+
+#include <kstreams/dsl/streams_builder.hpp>
+#include <kstreams/streams.hpp>
+
+#include "tests/integration/broker_fixture.hpp"
+
+using namespace kstreams;
+using namespace std::chrono_literals;
+using str = std::string;
+
+namespace {
+
+/// Waits until `pred` holds or `timeout` passes.
+template <class Pred>
+bool eventually(Pred pred, std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!pred()) {
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        std::this_thread::sleep_for(50ms);
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("close(timeout) bounds the producer's flush: records for an unreachable sink cluster do not hold it") {
+    const auto in = test::unique("bound-in"), out = test::unique("bound-out");
+    test::create_topics({{in, 1}});
+    streams_builder b;
+    b.stream<str, str>(in).to(out);
+    const topology topo = b.build();
+    auto cfg = test::broker_config(test::unique("bound"), test::temp_state_dir("bound"));
+    cfg.sink_bootstrap_servers = "127.0.0.1:1";  // nothing listens: the sink records never leave
+    cfg.commit_interval = 60s;                   // no commit (and its flush) before the close
+    std::chrono::steady_clock::duration took{};
+    {
+        kafka_streams app(topo, cfg);
+        app.start();
+        REQUIRE(app.wait_until(streams_state::running, 60s));
+        test::topic_writer writer(test::broker());
+        writer.send(in, str("k"), str("v"));
+        writer.flush();
+        REQUIRE(eventually([&] { return app.metrics().value("records-processed") == 1; }, 60s));
+        const auto start = std::chrono::steady_clock::now();
+        CHECK_FALSE(app.close(2s));  // the records could not be delivered in time
+        took = std::chrono::steady_clock::now() - start;
+        CHECK(took < 4s);
+        // The destructor waits for the threads: they end soon after the close's deadline.
+    }
+    const auto total = std::chrono::duration_cast<std::chrono::seconds>(took);
+    CHECK(total < 10s);
+}
+
+TEST_CASE("a fatal error in a stream thread goes RUNNING -> PENDING_ERROR -> ERROR, never through REBALANCING") {
+    const auto in = test::unique("fatal-in"), out = test::unique("fatal-out");
+    test::create_topics({{in, 1}, {out, 1}});
+    streams_builder b;
+    b.stream<str, str>(in)
+        .peek([](const str&, const str& v) {
+            if (v == "boom") throw std::runtime_error("boom");
+        })
+        .to(out);
+    const topology topo = b.build();
+    kafka_streams app(topo, test::broker_config(test::unique("fatal"), test::temp_state_dir("fatal")));
+    std::mutex m;
+    std::vector<std::pair<streams_state, streams_state>> seen;
+    app.set_state_listener([&](streams_state now, streams_state old) {
+        std::lock_guard lock(m);
+        seen.emplace_back(old, now);
+    });
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 60s));
+    test::topic_writer writer(test::broker());
+    writer.send(in, str("k"), str("boom"));
+    writer.flush();
+    REQUIRE(eventually([&] { return app.state() == streams_state::error; }, 60s));
+    std::lock_guard lock(m);
+    REQUIRE(seen.size() >= 2);
+    CHECK(seen[seen.size() - 2] == std::pair{streams_state::running, streams_state::pending_error});
+    CHECK(seen.back() == std::pair{streams_state::pending_error, streams_state::error});
+}
+
+TEST_CASE("records skipped by log-and-continue are counted as skipped, not as processed") {
+    const auto in = test::unique("skip-in"), out = test::unique("skip-out");
+    test::create_topics({{in, 1}, {out, 1}});
+    streams_builder b;
+    b.stream<str, std::int64_t>(in).to(out);
+    const topology topo = b.build();
+    auto cfg = test::broker_config(test::unique("skip"), test::temp_state_dir("skip"));
+    cfg.log_and_continue_on_deserialization_error = true;
+    kafka_streams app(topo, cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 60s));
+    test::topic_writer writer(test::broker());
+    writer.send_typed(in, str("a"), std::int64_t{1});
+    writer.send(in, str("b"), str("bad"));  // 3 bytes: not an int64
+    writer.send_typed(in, str("c"), std::int64_t{3});
+    writer.flush();
+    test::topic_reader reader(test::broker(), {out});
+    CHECK(reader.read(2, 60s).size() == 2);
+    CHECK(eventually([&] { return app.metrics().value("skipped-records.deserialization-error") == 1; }, 30s));
+    CHECK(app.metrics().value("records-processed") == 2);
+    CHECK(app.close(60s));
+}
+
+TEST_CASE("a missing sink topic fails the start, naming it, as a missing source topic does") {
+    const auto in = test::unique("sink-in"), out = test::unique("sink-absent");
+    test::create_topics({{in, 1}});
+    streams_builder b;
+    b.stream<str, str>(in).to(out);
+    const topology topo = b.build();
+    kafka_streams app(topo, test::broker_config(test::unique("sink"), test::temp_state_dir("sink")));
+    const str expected = "sink topic " + out;
+    CHECK_THROWS_WITH_AS(app.start(), doctest::Contains(expected.c_str()), streams_error);
+    CHECK(app.state() == streams_state::error);
+}
