@@ -244,3 +244,21 @@ TEST_CASE("corruption: a checkpoint past the changelog's end (a changelog from a
     driver.create_input_topic<str, str>("in").pipe_input("k0", "v", 5000);
     CHECK(driver.create_output_topic<str, std::int64_t>("out").read_value() == 1000 / keys + 1);
 }
+
+TEST_CASE("corruption: found on a read while the test driver runs, it is an error naming the store") {
+    temp_dir guard("corrupt-read");
+    auto changelogs = build_state(guard.path, true);
+    const auto files = ssts(store_dir(guard.path));
+    REQUIRE(files.size() == 1);
+    {
+        std::fstream f(files[0], std::ios::in | std::ios::out | std::ios::binary);
+        const str garbage(64, '\x5a');  // inside the only data block
+        f.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+    }
+    auto cfg = config(guard.path);
+    cfg.changelogs = changelogs;
+    topology t = count_topology(true);
+    test::topology_test_driver driver(t, cfg);  // opening reads no data block
+    auto in = driver.create_input_topic<str, str>("in");
+    CHECK_THROWS_WITH_AS(in.pipe_input("k0", "v", 5000), doctest::Contains("cannot read its input again"), streams_error);
+}
