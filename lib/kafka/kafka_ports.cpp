@@ -2,7 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
+#include <tuple>
+
+#include <boost/asio/post.hpp>
 
 #include <kstreams/error.hpp>
 
@@ -96,6 +102,23 @@ bool kafka_consumer_port::poll() {
 }
 
 std::vector<std::int64_t> kafka_consumer_port::committed(const std::vector<d::topic_partition>& parts) {
+    std::vector<std::int64_t> out;
+    for (const auto& tp : parts) {
+        auto it = known_committed_.find(tp);
+        if (it == known_committed_.end()) break;
+        out.push_back(it->second);
+    }
+    known_committed_.clear();
+    if (out.size() == parts.size()) return out;
+    return lookup_committed(parts);
+}
+
+void kafka_consumer_port::remember_committed(const std::vector<d::topic_partition>& parts,
+                                             const std::vector<std::int64_t>& offsets) {
+    for (std::size_t i = 0; i < parts.size() && i < offsets.size(); ++i) known_committed_[parts[i]] = offsets[i];
+}
+
+std::vector<std::int64_t> kafka_consumer_port::lookup_committed(const std::vector<d::topic_partition>& parts) const {
     std::vector<std::int64_t> out(parts.size(), unknown_offset);
     if (parts.empty()) return out;
     tpl_ptr list = make_tpl(static_cast<int>(parts.size()));
@@ -272,29 +295,97 @@ void kafka_consumer_port::purge_repartition_topics(
 
 // ---- the restore consumer ---------------------------------------------------------------------
 
-kafka_restore_reader::~kafka_restore_reader() {
-    if (!positions_.empty()) rd_kafka_assign(consumer_, nullptr);
-}
+/// End-offset queries in flight on the worker, and their answers.
+struct kafka_restore_reader::queries {
+    struct answer {
+        bool done = false;
+        std::int64_t lo = 0, hi = 0;
+        std::string error;
+    };
+    std::mutex mutex;
+    std::condition_variable idle;
+    int running = 0;
+    std::atomic<bool> cancelled{false};
+    std::map<d::topic_partition, answer> answers;
+};
 
-std::optional<std::pair<std::int64_t, std::int64_t>> kafka_restore_reader::offsets(const d::topic_partition& tp) {
+namespace {
+
+/// The partition's first and end offsets. Right after a topic is created its partitions may not
+/// have a leader yet: those errors are retried (each attempt up to 5 s) until `timeout`, or until
+/// `cancelled`. Throws streams_error.
+std::pair<std::int64_t, std::int64_t> query_watermarks(rd_kafka_t* rk, const d::topic_partition& tp,
+                                                       std::chrono::milliseconds timeout,
+                                                       const std::atomic<bool>* cancelled) {
     std::int64_t lo = 0, hi = 0;
-    // Right after a topic is created its partitions may not have a leader yet: retry those.
-    const auto deadline = std::chrono::steady_clock::now() + timeout_;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
     rd_kafka_resp_err_t err;
     for (;;) {
-        err = rd_kafka_query_watermark_offsets(consumer_, tp.topic.c_str(), tp.partition, &lo, &hi,
-                                               static_cast<int>(timeout_.count()));
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto attempt = std::clamp<std::chrono::milliseconds>(left, std::chrono::milliseconds(100), std::chrono::milliseconds(5000));
+        err = rd_kafka_query_watermark_offsets(rk, tp.topic.c_str(), tp.partition, &lo, &hi,
+                                               static_cast<int>(attempt.count()));
         const bool retriable = err == RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION ||
                                err == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE ||
                                err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
-                               err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION || err == RD_KAFKA_RESP_ERR__TRANSPORT;
-        if (!retriable || std::chrono::steady_clock::now() > deadline) break;
+                               err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION || err == RD_KAFKA_RESP_ERR__TRANSPORT ||
+                               err == RD_KAFKA_RESP_ERR__TIMED_OUT;
+        if (!retriable || std::chrono::steady_clock::now() > deadline || (cancelled && *cancelled)) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     if (err)
         throw streams_error("could not read the end offset of changelog " + describe_partition(tp.topic, tp.partition) +
                             ": " + rd_kafka_err2str(err));
-    return std::pair<std::int64_t, std::int64_t>{lo, hi};
+    return {lo, hi};
+}
+
+}  // namespace
+
+kafka_restore_reader::kafka_restore_reader(rd_kafka_t* consumer, std::chrono::milliseconds timeout,
+                                           boost::asio::any_io_executor blocking, std::function<void()> wake)
+    : consumer_(consumer), timeout_(timeout), blocking_(std::move(blocking)), wake_(std::move(wake)),
+      queries_(std::make_shared<queries>()) {}
+
+kafka_restore_reader::~kafka_restore_reader() {
+    {
+        // Queries still running use the consumer: wait for them (each attempt is short).
+        std::unique_lock lock(queries_->mutex);
+        queries_->cancelled = true;
+        queries_->idle.wait(lock, [this] { return queries_->running == 0; });
+    }
+    if (!positions_.empty()) rd_kafka_assign(consumer_, nullptr);
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> kafka_restore_reader::offsets(const d::topic_partition& tp) {
+    if (!blocking_) return query_watermarks(consumer_, tp, timeout_, nullptr);
+    std::unique_lock lock(queries_->mutex);
+    auto it = queries_->answers.find(tp);
+    if (it == queries_->answers.end()) {
+        queries_->answers.emplace(tp, queries::answer{});
+        ++queries_->running;
+        boost::asio::post(blocking_, [q = queries_, rk = consumer_, tp, timeout = timeout_, wake = wake_] {
+            queries::answer a;
+            try {
+                std::tie(a.lo, a.hi) = query_watermarks(rk, tp, timeout, &q->cancelled);
+            } catch (const std::exception& e) {
+                a.error = e.what();
+            }
+            a.done = true;
+            {
+                std::lock_guard lock(q->mutex);
+                q->answers[tp] = std::move(a);
+                --q->running;
+            }
+            q->idle.notify_all();
+            if (wake) wake();
+        });
+        return std::nullopt;
+    }
+    if (!it->second.done) return std::nullopt;
+    const queries::answer a = std::move(it->second);
+    queries_->answers.erase(it);
+    if (!a.error.empty()) throw streams_error(a.error);
+    return std::pair<std::int64_t, std::int64_t>{a.lo, a.hi};
 }
 
 void kafka_restore_reader::add(const d::topic_partition& tp, std::int64_t from) {

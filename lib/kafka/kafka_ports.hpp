@@ -10,6 +10,8 @@
 #include <set>
 #include <string>
 
+#include <boost/asio/any_io_executor.hpp>
+
 #include <kstreams/metrics.hpp>
 
 #include "lib/kafka/kafka_collector.hpp"
@@ -46,7 +48,13 @@ public:
     /// queue could not be taken) without blocking; returns whether any record came.
     bool poll();
 
+    /// Answers from what remember_committed() was told, else as lookup_committed().
     std::vector<std::int64_t> committed(const std::vector<d::topic_partition>& parts) override;
+    /// Asks the group coordinator for the committed offsets of `parts` (blocks up to the timeout;
+    /// may run on another thread than the loop). unknown_offset for all if the lookup fails.
+    std::vector<std::int64_t> lookup_committed(const std::vector<d::topic_partition>& parts) const;
+    /// Offsets looked up ahead (on a worker), for the next committed() call.
+    void remember_committed(const std::vector<d::topic_partition>& parts, const std::vector<std::int64_t>& offsets);
     /// The whole assignment (the eager protocol revokes everything first); called from the
     /// rebalance callback.
     void assign(const std::vector<d::topic_partition>& parts, const std::vector<std::int64_t>& committed) override;
@@ -76,6 +84,7 @@ private:
     consumer_port_options options_;
     kstreams::metrics& metrics_;
     std::map<d::topic_partition, std::unique_ptr<partition>> partitions_;
+    std::map<d::topic_partition, std::int64_t> known_committed_;
     queue_ptr purge_queue_;
     std::int64_t next_purge_ = 0;
 };
@@ -83,8 +92,10 @@ private:
 /// Reads changelogs with a consumer of its own that is not part of the group.
 class kafka_restore_reader final : public d::restore_reader {
 public:
-    kafka_restore_reader(rd_kafka_t* consumer, std::chrono::milliseconds timeout)
-        : consumer_(consumer), timeout_(timeout) {}
+    /// With a `blocking` executor, offsets() queries the end offsets there and calls `wake` when an
+    /// answer is in; without, it queries them at once.
+    kafka_restore_reader(rd_kafka_t* consumer, std::chrono::milliseconds timeout,
+                         boost::asio::any_io_executor blocking = {}, std::function<void()> wake = {});
     ~kafka_restore_reader() override;
     std::optional<std::pair<std::int64_t, std::int64_t>> offsets(const d::topic_partition& tp) override;
     void add(const d::topic_partition& tp, std::int64_t from) override;
@@ -92,10 +103,14 @@ public:
     std::size_t read(std::size_t max, d::restore_sink& sink) override;
 
 private:
+    struct queries;
     void change_assignment(const d::topic_partition& tp, std::int64_t from, bool add);
 
     rd_kafka_t* consumer_;
     std::chrono::milliseconds timeout_;
+    boost::asio::any_io_executor blocking_;
+    std::function<void()> wake_;
+    std::shared_ptr<queries> queries_;  ///< shared with the queries running on `blocking_`
     std::map<d::topic_partition, std::int64_t> positions_;  ///< next offset of each partition read
     std::vector<message_ptr> batch_;
     std::vector<restore_record> records_;

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include <boost/asio/any_io_executor.hpp>
+
 #include <kstreams/detail/topology_model.hpp>
 #include <kstreams/state/restore_listener.hpp>
 #include <kstreams/streams.hpp>
@@ -33,6 +35,9 @@ struct app_context {
     std::shared_ptr<state::rocksdb_shared> rocksdb;
     /// Told of restoration progress; set before the threads start.
     std::shared_ptr<state_restore_listener> restore_listener;
+    /// The app's worker for blocking calls (librdkafka lookups, flushes, commits, opening stores),
+    /// so that they never hold a thread of the executor that runs the tasks.
+    boost::asio::any_io_executor blocking;
     /// A thread entered (true) or left (false) a rebalance.
     std::function<void(int thread, bool rebalancing)> on_rebalance;
 };

@@ -33,10 +33,13 @@ bool is_embedded(const std::string& bootstrap) { return bootstrap.empty() || boo
 }  // namespace
 
 struct kafka_streams::impl {
+    std::unique_ptr<topology> owned;  ///< the topology, when the app was given it to keep
     const topology& topo;
     std::unique_ptr<embedded_cluster> own_cluster;  // destroyed after the threads
     /// num.stream.threads OS threads, shared by all stream threads and their tasks (stream_thread.hpp).
     std::unique_ptr<boost::asio::thread_pool> pool;
+    /// Blocking calls of the stream threads (app_context::blocking).
+    std::unique_ptr<boost::asio::thread_pool> workers;
     detail::topology_groups groups;
     detail::app_context ctx;
     std::string bootstrap;
@@ -67,7 +70,8 @@ struct kafka_streams::impl {
         return sum;
     }
 
-    impl(const topology& t, streams_config config) : topo(t), groups(detail::group_topology(t.model())) {
+    impl(const topology& t, streams_config config, std::unique_ptr<topology> own = nullptr)
+        : owned(std::move(own)), topo(t), groups(detail::group_topology(t.model())) {
         if (config.application_id.empty()) throw std::invalid_argument("streams config: application.id is required");
         if (config.num_stream_threads < 1)
             throw std::invalid_argument("streams config: num.stream.threads must be at least 1");
@@ -255,6 +259,8 @@ struct kafka_streams::impl {
         }
         set_state(streams_state::rebalancing);
         pool = std::make_unique<boost::asio::thread_pool>(static_cast<std::size_t>(ctx.config.num_stream_threads));
+        workers = std::make_unique<boost::asio::thread_pool>(2);
+        ctx.blocking = workers->get_executor();
         for (int i = 0; i < ctx.config.num_stream_threads; ++i) start_thread(i);
         if (metrics_to)
             reporter = std::make_unique<detail::metrics_reporter>(
@@ -289,6 +295,12 @@ struct kafka_streams::impl {
 kafka_streams::kafka_streams(const topology& t, streams_config config)
     : impl_(std::make_unique<impl>(t, std::move(config))) {}
 
+kafka_streams::kafka_streams(topology&& t, streams_config config) {
+    auto own = std::make_unique<topology>(std::move(t));
+    const topology& ref = *own;
+    impl_ = std::make_unique<impl>(ref, std::move(config), std::move(own));
+}
+
 kafka_streams::~kafka_streams() {
     try {
         impl_->close(std::chrono::milliseconds::max());
@@ -305,6 +317,7 @@ kafka_streams::~kafka_streams() {
         impl_->pool->stop();
         impl_->pool->join();
     }
+    if (impl_->workers) impl_->workers->join();  // the threads waited for their jobs
 }
 
 void kafka_streams::start() { impl_->start(); }

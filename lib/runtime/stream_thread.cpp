@@ -91,7 +91,16 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         bool assign = false;
         bool lost = false;
         std::vector<topic_partition> parts;
+        std::uint64_t id = 0;
+        /// An assignment's committed offsets, looked up on a worker while the loop goes on.
+        enum class lookup { none, running, done } committed_lookup = lookup::none;
+        std::vector<std::int64_t> committed;
     };
+    std::uint64_t next_change_id = 0;
+    /// Jobs on the app's worker that use this thread's clients; teardown waits for them.
+    std::mutex jobs_mutex;
+    std::condition_variable jobs_done;
+    int jobs = 0;
     std::vector<pending_change> pending;  ///< recorded by the rebalance callback, applied by the loop
     std::int64_t last_publish = 0;  ///< when the counters were last published
     std::chrono::milliseconds client_timeout;
@@ -119,6 +128,10 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     /// Closes the clients and drops the tasks (once the loop ended; handlers still pending on the
     /// executor keep only this shell alive).
     void teardown() {
+        {
+            std::unique_lock lock(jobs_mutex);
+            jobs_done.wait(lock, [this] { return jobs == 0; });
+        }
         wake.reset();
         timer.reset();
         join_timer.reset();
@@ -217,7 +230,11 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         options.embedded = ctx.embedded;
         consumer_port = std::make_unique<kafka::kafka_consumer_port>(consumer.get(), collector->handle(), ctx.plan,
                                                                      std::move(options), metrics);
-        restore_reader = std::make_unique<kafka::kafka_restore_reader>(restore_consumer.get(), client_timeout);
+        // The end offsets of changelogs are queried on the app's worker; the answer wakes the loop.
+        restore_reader = std::make_unique<kafka::kafka_restore_reader>(
+            restore_consumer.get(), client_timeout, ctx.blocking, [w = weak_from_this()] {
+                if (auto s = w.lock()) s->wake_up();
+            });
         producer_port = std::make_unique<kafka::kafka_producer_port>(
             *collector, metrics, client_timeout, [this] { return self.stop_deadline_.load(); });
         task_manager_config tm;
@@ -269,6 +286,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         // straight from RUNNING to PENDING_ERROR, as Kafka's, not through REBALANCING.
         if (!failed) set_rebalancing(true);
         pending_change change;
+        change.id = ++next_change_id;
         change.assign = err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS;
         for (int i = 0; i < parts->cnt; ++i) change.parts.push_back({parts->elems[i].topic, parts->elems[i].partition});
         change.lost = !change.assign && rd_kafka_assignment_lost(consumer.get());
@@ -276,38 +294,117 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         if (closing) apply_rebalance();
     }
 
-    /// Applies the recorded assignment changes, in order.
-    void apply_rebalance() {
-        while (!pending.empty()) {
-            if (!pending.front().assign && !pending.front().lost && !failed && !closing &&
-                tasks->async_in_flight() > 0) {
-                // A revocation commits: first the records in flight in async processors complete
-                // (the tasks take no new records meanwhile; librdkafka waits for the unassign).
-                tasks->hold_processing(true);
-                return;
-            }
-            tasks->hold_processing(false);
-            pending_change change = std::move(pending.front());
-            pending.erase(pending.begin());
-            try {
-                if (change.assign) {
-                    // The task manager looks up committed offsets and takes the partitions; the
-                    // tasks' stores restore stepwise in the loop.
-                    tasks->assign(change.parts);
-                    if (!tasks->restoring()) set_rebalancing(false);
-                } else {
-                    if (change.lost) KSTREAMS_LOG(warn, name + ": partitions lost; closing tasks without committing");
-                    if (change.lost || failed) tasks->lose();
-                    else tasks->revoke();
-                    publish_metrics();
-                }
-            } catch (...) {
-                failed = true;
-                pending.clear();
-                rd_kafka_assign(consumer.get(), nullptr);
-                throw;
-            }
+    /// Whether the first change must wait: a revocation commits, so first the records in flight in
+    /// async processors complete (the tasks take no new records meanwhile; librdkafka waits for
+    /// the unassign).
+    bool front_waits() {
+        const pending_change& front = pending.front();
+        if (!front.assign && !front.lost && !failed && !closing && tasks->async_in_flight() > 0) {
+            tasks->hold_processing(true);
+            return true;
         }
+        tasks->hold_processing(false);
+        return false;
+    }
+
+    pending_change take_front() {
+        pending_change change = std::move(pending.front());
+        pending.erase(pending.begin());
+        if (change.assign && change.committed_lookup == pending_change::lookup::done)
+            consumer_port->remember_committed(change.parts, change.committed);
+        return change;
+    }
+
+    void apply_change(pending_change change) {
+        try {
+            if (change.assign) {
+                // The task manager looks up committed offsets (known by now on the loop's way),
+                // opens the tasks' stores and takes the partitions; the stores restore stepwise.
+                tasks->assign(change.parts);
+                if (!tasks->restoring() && pending.empty()) set_rebalancing(false);
+            } else {
+                if (change.lost) KSTREAMS_LOG(warn, name + ": partitions lost; closing tasks without committing");
+                if (change.lost || failed) tasks->lose();
+                else tasks->revoke();
+                publish_metrics();
+            }
+        } catch (...) {
+            failed = true;
+            pending.clear();
+            rd_kafka_assign(consumer.get(), nullptr);
+            throw;
+        }
+    }
+
+    /// Applies the recorded assignment changes in order, at once (while the consumer closes, and
+    /// at shutdown).
+    void apply_rebalance() {
+        while (!pending.empty() && !front_waits()) apply_change(take_front());
+    }
+
+    /// The loop's way to apply them: an assignment's committed offsets are looked up on the app's
+    /// worker while the loop goes on polling and processing; then the assignment is applied (the
+    /// tasks' stores opened) on the worker while the loop waits for it, off the executor.
+    task<void> apply_rebalance_async() {
+        while (!pending.empty() && !front_waits()) {
+            pending_change& front = pending.front();
+            if (front.assign && !closing && !failed) {
+                if (front.committed_lookup == pending_change::lookup::none) start_lookup(front);
+                if (front.committed_lookup != pending_change::lookup::done) co_return;
+                pending_change change = take_front();
+                co_await on_worker([this, &change] { apply_change(std::move(change)); });
+                continue;
+            }
+            if (!front.assign && (front.lost || failed)) co_await stop_tasks();  // records in flight
+            apply_change(take_front());
+        }
+    }
+
+    void start_lookup(pending_change& change) {
+        change.committed_lookup = pending_change::lookup::running;
+        begin_job();
+        asio::post(ctx.blocking, [s = shared_from_this(), id = change.id, parts = change.parts] {
+            std::vector<std::int64_t> offsets = s->consumer_port->lookup_committed(parts);
+            asio::post(s->strand, [s, id, offsets = std::move(offsets)]() mutable {
+                for (auto& c : s->pending)
+                    if (c.id == id) {
+                        c.committed = std::move(offsets);
+                        c.committed_lookup = pending_change::lookup::done;
+                    }
+                if (s->timer) s->timer->cancel();
+            });
+            s->end_job();
+        });
+    }
+
+    void begin_job() {
+        std::lock_guard lock(jobs_mutex);
+        ++jobs;
+    }
+
+    void end_job() {
+        {
+            std::lock_guard lock(jobs_mutex);
+            --jobs;
+        }
+        jobs_done.notify_all();
+    }
+
+    /// Runs `fn` on the app's worker for blocking calls; the loop resumes on its strand when it is
+    /// done (rethrowing what it threw). Nothing else touches the thread's state meanwhile.
+    template <class F>
+    task<void> on_worker(F fn) {
+        begin_job();
+        struct done {
+            state& s;
+            ~done() { s.end_job(); }
+        } guard{*this};
+        co_await asio::co_spawn(
+            ctx.blocking, [&fn]() -> task<void> {
+                fn();
+                co_return;
+            },
+            asio::use_awaitable);
     }
 
     void set_rebalancing(bool on) {
@@ -333,11 +430,11 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
 
     /// Serves the consumer queue (rebalances, errors) without blocking. Returns whether any record
     /// came (records of a partition normally wait in its own queue until its task's turn).
-    bool poll_consumer() {
+    task<bool> poll_consumer() {
         const bool any = consumer_port->poll();
         if (callback_error) std::rethrow_exception(callback_error);
-        apply_rebalance();
-        return any;
+        co_await apply_rebalance_async();
+        co_return any;
     }
 
     /// Wakes the loop from its sleep (from any thread).
@@ -408,7 +505,8 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         co_await fork(tasks->managed_tasks(), [this](task_manager::managed_task& t, std::size_t) {
             tasks->prepare_commit(t);
         });
-        tasks->finish_commit(false);
+        // Flushing the producer, committing and writing checkpoints block: on the worker.
+        co_await on_worker([this] { tasks->finish_commit(false); });
     }
 
     void drain_pipe() {
@@ -438,10 +536,11 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         timer.emplace(strand);
         join_timer.emplace(strand);
         while (!self.stop_requested_.load()) {
-            poll_consumer();
+            co_await poll_consumer();
             collector->poll();
             bool progressed = tasks->restore_step();
-            if (rebalancing && !tasks->restoring()) set_rebalancing(false);
+            // Running again once every recorded change is applied and the stores are restored.
+            if (rebalancing && pending.empty() && !tasks->restoring()) set_rebalancing(false);
             std::optional<std::int64_t> idle_until;
             progressed = co_await run_turns(idle_until) || progressed;
             const bool committing = tasks->commit_due();
@@ -450,7 +549,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             if (progressed) continue;
             // Nothing to do: sleep until librdkafka signals a queue, or the next deadline.
             drain_pipe();
-            if (poll_consumer() || tasks->fetchable()) continue;
+            if (co_await poll_consumer() || tasks->fetchable()) continue;
             std::int64_t deadline = std::min(tasks->next_deadline(), now_ms() + (tasks->restoring() ? 100 : 1000));
             if (idle_until) deadline = std::min(deadline, *idle_until);
             timer->expires_after(std::chrono::milliseconds(std::max<std::int64_t>(0, deadline - now_ms())));
@@ -478,7 +577,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         const auto until = std::chrono::steady_clock::now() + remaining();
         std::optional<std::int64_t> idle_until;
         while (tasks->async_in_flight() > 0 && std::chrono::steady_clock::now() < until) {
-            poll_consumer();
+            co_await poll_consumer();
             collector->poll();
             co_await run_turns(idle_until);  // takes no records; throws a failed record's error
             timer->expires_after(std::chrono::milliseconds(10));
