@@ -98,6 +98,8 @@ public:
     /// Validates the topology and the configuration; throws topology_error or
     /// std::invalid_argument. The topology must outlive the application.
     kafka_streams(const topology& t, streams_config config);
+    /// As above, keeping the topology: `kafka_streams app(builder.build(), config)`.
+    kafka_streams(topology&& t, streams_config config);
     ~kafka_streams();
     kafka_streams(const kafka_streams&) = delete;
     kafka_streams& operator=(const kafka_streams&) = delete;

@@ -229,6 +229,19 @@ KSTREAMS_CO_TEST_CASE("wall-clock punctuations fire from an Asio timer with no i
     CHECK(app.close(30s));
 }
 
+KSTREAMS_CO_TEST_CASE("an app keeps a topology it is given as a temporary") {
+    kafka_streams app(test::word_count_topology("tmp-topo-in", "tmp-topo-out"), embedded_config("tmp-topo"));
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(app.bootstrap_servers());
+    writer.send("tmp-topo-in", std::nullopt, std::string("still here"));
+    writer.flush();
+    test::topic_reader reader(app.bootstrap_servers(), {"tmp-topo-out"});
+    auto recs = co_await test::next_records(reader, 2, 60s);
+    CHECK(last_counts(recs) == std::map<std::string, std::int64_t>{{"still", 1}, {"here", 1}});
+    CHECK(app.close(30s));
+}
+
 KSTREAMS_CO_TEST_CASE("two stream threads share the partitions of one app") {
     auto topo = test::word_count_topology("mt-in", "mt-out");
     auto cfg = embedded_config("two-threads");
