@@ -11,9 +11,11 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <kstreams/metrics.hpp>
 #include <kstreams/state/rocksdb_config.hpp>
+#include <kstreams/task_id.hpp>
 
 namespace kstreams {
 
@@ -86,6 +88,16 @@ enum class streams_state { created, rebalancing, running, pending_shutdown, not_
 
 const char* to_string(streams_state s) noexcept;
 
+/// Restoration of one store of one task from its changelog partition, while it runs.
+struct store_restoration {
+    kstreams::task_id task;
+    std::string store;
+    std::string changelog_topic;
+    std::int32_t partition = 0;
+    std::int64_t restored = 0;    ///< records restored so far
+    std::int64_t remaining = -1;  ///< records left up to the end offset; -1 while it is not known yet
+};
+
 /// What to do after a stream thread died of an exception (StreamsUncaughtExceptionHandler).
 enum class uncaught_exception_response { replace_thread, shutdown_client };
 
@@ -142,6 +154,9 @@ public:
     std::string bootstrap_servers() const;
     /// Counters summed over all stream threads (a snapshot).
     kstreams::metrics metrics() const;
+    /// The stores restoring right now, over all stream threads (a snapshot, at most a few
+    /// milliseconds old; empty once every assigned store is restored).
+    std::vector<store_restoration> restoration_progress() const;
     /// The first error that stopped the app, or null.
     std::exception_ptr error() const;
 

@@ -382,6 +382,16 @@ std::string kafka_streams::bootstrap_servers() const {
 
 kstreams::metrics kafka_streams::metrics() const { return impl_->summed_metrics(); }
 
+std::vector<store_restoration> kafka_streams::restoration_progress() const {
+    std::vector<store_restoration> out;
+    std::lock_guard lock(impl_->mutex);
+    for (const auto& t : impl_->threads) {
+        auto r = t->restoration();
+        out.insert(out.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+    }
+    return out;
+}
+
 void kafka_streams::set_metrics_listener(metrics_listener listener, std::chrono::milliseconds interval) {
     if (interval.count() <= 0)
         throw std::invalid_argument("kafka_streams: the metrics listener's interval must be positive");

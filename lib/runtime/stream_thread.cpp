@@ -423,9 +423,15 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             for (const auto& [counter, value] : of_tasks.all()) snapshot.counter(counter) += value;
         }
         if (consumer_port) consumer_port->add_progress(snapshot);
+        std::vector<store_restoration> restoring;
+        if (tasks)
+            for (auto& p : tasks->restoration())
+                restoring.push_back({p.task, std::move(p.store), std::move(p.changelog.topic), p.changelog.partition,
+                                     p.restored, p.remaining});
         last_publish = now_ms();
         std::lock_guard lock(self.metrics_mutex_);
         self.published_metrics_ = std::move(snapshot);
+        self.published_restoration_ = std::move(restoring);
     }
 
     /// Serves the consumer queue (rebalances, errors) without blocking. Returns whether any record
@@ -684,6 +690,11 @@ bool stream_thread::join_until(std::chrono::steady_clock::time_point deadline) {
 kstreams::metrics stream_thread::metrics() const {
     std::lock_guard lock(metrics_mutex_);
     return published_metrics_;
+}
+
+std::vector<store_restoration> stream_thread::restoration() const {
+    std::lock_guard lock(metrics_mutex_);
+    return published_restoration_;
 }
 
 }  // namespace kstreams::detail

@@ -10,10 +10,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include <boost/asio/any_io_executor.hpp>
 
 #include <kstreams/metrics.hpp>
+#include <kstreams/streams.hpp>
 
 #include "lib/runtime/app_context.hpp"
 
@@ -34,8 +36,10 @@ public:
     /// Waits for the thread until `deadline`; true if it ended.
     bool join_until(std::chrono::steady_clock::time_point deadline);
     int index() const { return index_; }
-    /// Counters as of the last commit.
+    /// Counters as of the last publication (every few milliseconds while busy).
     kstreams::metrics metrics() const;
+    /// Its stores restoring, as of the last publication.
+    std::vector<store_restoration> restoration() const;
 
 private:
     struct state;
@@ -55,6 +59,7 @@ private:
     std::condition_variable finished_cv_;
     mutable std::mutex metrics_mutex_;
     kstreams::metrics published_metrics_;
+    std::vector<store_restoration> published_restoration_;
 };
 
 }  // namespace kstreams::detail

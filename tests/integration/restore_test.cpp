@@ -130,7 +130,11 @@ TEST_CASE("a store with 1 M changelog records restores while another task proces
     int during_restore = 0;
     int sent = 0;
     std::optional<std::int64_t> k7;
+    // Progress readable while it restores: restored grows, remaining shrinks, they add up.
+    std::vector<store_restoration> samples;
     while (!k7 && std::chrono::steady_clock::now() < deadline) {
+        for (auto& p : app.restoration_progress())
+            if (p.store == "counts" && p.partition == 0 && p.remaining >= 0) samples.push_back(std::move(p));
         if (listener->restoring && sent < 50) {
             producer.send(in, 1, "p" + std::to_string(sent++), "x", 100);
             producer.flush();
@@ -141,6 +145,13 @@ TEST_CASE("a store with 1 M changelog records restores while another task proces
         }
     }
     CHECK(during_restore >= 5);
+    REQUIRE(samples.size() >= 2);
+    CHECK(samples.front().changelog_topic == changelog);
+    CHECK(samples.front().task == task_id{0, 0});
+    CHECK(samples.back().restored > samples.front().restored);
+    CHECK(samples.back().remaining < samples.front().remaining);
+    for (const auto& p : samples) CHECK(p.restored + p.remaining == changelog_records);
+    CHECK(app.restoration_progress().empty());  // done
     REQUIRE(k7.has_value());
     CHECK(*k7 == 1001);  // the restored count, then the new record
     CHECK(listener->total == changelog_records);
