@@ -27,6 +27,10 @@ public:
     /// streams_error naming the topic on a failure.
     void create_topic(const std::string& topic, std::int32_t partitions);
 
+    /// Takes every broker down (connections are closed and refused) or brings them back up, as a
+    /// broker outage for tests; topics, offsets and groups are kept.
+    void set_brokers_up(bool up);
+
     /// The embedded cluster listening on `bootstrap`, if one of this process does; else nullptr.
     static embedded_cluster* find(const std::string& bootstrap);
 

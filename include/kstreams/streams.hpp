@@ -63,6 +63,11 @@ struct streams_config {
     production_error_policy on_production_error = production_error_policy::fail;
     /// Bound on start-up calls to the cluster (metadata, topic creation) and on restoration stalls.
     std::chrono::milliseconds startup_timeout{30000};
+    /// How long a stream thread keeps going while the cluster does not answer ("task.timeout.ms",
+    /// Kafka's default): producer deliveries and flushes, offset commits (retried at each commit
+    /// meanwhile). Past it the thread fails with a streams_error saying what did not answer, and
+    /// the uncaught exception handler decides (ERROR by default); a cluster back within it goes on.
+    std::chrono::milliseconds task_timeout{300000};
     /// Partitions of topics the app creates on the embedded cluster (sources and sinks it is
     /// missing); internal topics follow their upstream as on a real cluster.
     std::int32_t embedded_partitions = 1;

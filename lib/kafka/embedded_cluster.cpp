@@ -25,6 +25,7 @@ struct embedded_cluster::impl {
     kafka::rk_ptr owner;  // the mock cluster lives inside this client handle
     rd_kafka_mock_cluster_t* cluster = nullptr;
     std::string bootstrap;
+    int brokers = 1;
     std::mutex mutex;
     std::map<std::string, std::int32_t> topics;
 };
@@ -33,6 +34,7 @@ embedded_cluster::embedded_cluster(int brokers) : impl_(std::make_unique<impl>()
     // A client only to host the mock cluster; it never connects anywhere.
     impl_->owner = kafka::make_client(RD_KAFKA_PRODUCER, kafka::make_conf({{"log_level", "3"}}, "embedded cluster"),
                                       "embedded cluster");
+    impl_->brokers = brokers;
     impl_->cluster = rd_kafka_mock_cluster_new(impl_->owner.get(), brokers);
     if (!impl_->cluster) throw streams_error("could not start the embedded (mock) Kafka cluster");
     impl_->bootstrap = rd_kafka_mock_cluster_bootstraps(impl_->cluster);
@@ -61,6 +63,15 @@ void embedded_cluster::create_topic(const std::string& topic, std::int32_t parti
     if (rd_kafka_resp_err_t err = rd_kafka_mock_topic_create(impl_->cluster, topic.c_str(), partitions, 1))
         throw streams_error("embedded cluster: could not create topic " + topic + ": " + rd_kafka_err2str(err));
     impl_->topics.emplace(topic, partitions);
+}
+
+void embedded_cluster::set_brokers_up(bool up) {
+    std::lock_guard lock(impl_->mutex);
+    for (int id = 1; id <= impl_->brokers; ++id)
+        if (rd_kafka_resp_err_t err = up ? rd_kafka_mock_broker_set_up(impl_->cluster, id)
+                                         : rd_kafka_mock_broker_set_down(impl_->cluster, id))
+            throw streams_error(std::string("embedded cluster: could not take broker ") + std::to_string(id) +
+                                (up ? " up: " : " down: ") + rd_kafka_err2str(err));
 }
 
 embedded_cluster* embedded_cluster::find(const std::string& bootstrap) {

@@ -171,6 +171,7 @@ void kafka_task_collector::send(std::string_view topic, std::optional<std::int32
     const std::size_t key_len = key ? key->size() : 0;
     void* value_ptr = value ? const_cast<char*>(value->data()) : nullptr;
     const std::size_t value_len = value ? value->size() : 0;
+    std::optional<std::chrono::steady_clock::time_point> full_since;
     for (;;) {
         const rd_kafka_resp_err_t err = rd_kafka_producev(
             e.rk, RD_KAFKA_V_RKT(e.rkt), RD_KAFKA_V_PARTITION(part), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
@@ -181,7 +182,17 @@ void kafka_task_collector::send(std::string_view topic, std::optional<std::int32
             return;
         }
         if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-            // Backpressure: serve delivery reports until there is room.
+            // Backpressure: serve delivery reports until there is room, for up to task.timeout.ms
+            // (the queue stays full while the brokers do not answer).
+            const auto now = std::chrono::steady_clock::now();
+            if (!full_since) full_since = now;
+            if (now - *full_since > shared_.task_timeout()) {
+                if (rh) rd_kafka_headers_destroy(rh);
+                throw streams_error("could not send a record to topic " + std::string(topic) +
+                                    ": the producer's queue stayed full for " +
+                                    std::to_string(shared_.task_timeout().count()) +
+                                    " ms (task.timeout.ms): the brokers do not take records");
+            }
             shared_.serve(e.rk, 10);
             continue;
         }

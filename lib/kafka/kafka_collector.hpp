@@ -48,6 +48,9 @@ public:
     /// The producer for sink topics on another cluster, or nullptr.
     rd_kafka_t* sink_handle() const { return sink_producer_.get(); }
     production_error_policy policy() const { return policy_; }
+    /// How long a full queue may block a send (task.timeout.ms).
+    std::chrono::milliseconds task_timeout() const { return task_timeout_; }
+    void set_task_timeout(std::chrono::milliseconds t) { task_timeout_ = t; }
 
 private:
     friend class kafka_task_collector;
@@ -61,6 +64,7 @@ private:
     std::int32_t partition_count(std::string_view topic, rd_kafka_topic_t* rkt, rd_kafka_t* rk);
 
     production_error_policy policy_;
+    std::chrono::milliseconds task_timeout_{300000};
     kstreams::metrics& metrics_;
     std::set<std::string, std::less<>> changelog_topics_;
     rk_ptr producer_;

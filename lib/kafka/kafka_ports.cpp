@@ -262,7 +262,33 @@ d::consumer_port::commit_result kafka_consumer_port::commit(
     tpl_ptr list = make_tpl(static_cast<int>(offsets.size()));
     for (const auto& [tp, offset] : offsets)
         rd_kafka_topic_partition_list_add(list.get(), tp->topic.c_str(), tp->partition)->offset = offset;
-    const rd_kafka_resp_err_t err = rd_kafka_commit(consumer_, list.get(), 0);
+    // Asynchronously, waiting a bounded time: a synchronous commit waits for the group coordinator
+    // as long as it takes, and a broker that is gone would hang the thread.
+    queue_ptr replies(rd_kafka_queue_new(consumer_));
+    rd_kafka_resp_err_t err = rd_kafka_commit_queue(consumer_, list.get(), replies.get(), nullptr, nullptr);
+    if (!err) {
+        const auto wait = std::min(options_.timeout, options_.task_timeout);
+        event_ptr ev{rd_kafka_queue_poll(replies.get(), static_cast<int>(wait.count()))};
+        err = ev ? rd_kafka_event_error(ev.get()) : RD_KAFKA_RESP_ERR__TIMED_OUT;
+    }
+    const bool unanswered = err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT ||
+                            err == RD_KAFKA_RESP_ERR__WAIT_COORD || err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN ||
+                            err == RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT || err == RD_KAFKA_RESP_ERR_NETWORK_EXCEPTION ||
+                            err == RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE ||
+                            err == RD_KAFKA_RESP_ERR_NOT_COORDINATOR ||
+                            err == RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS;
+    if (unanswered) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!unanswered_since_) unanswered_since_ = now;
+        const auto for_ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - *unanswered_since_);
+        if (for_ms > options_.task_timeout)
+            throw streams_error(options_.name + ": the group coordinator has not answered commits for " +
+                                std::to_string(for_ms.count()) + " ms (task.timeout.ms " +
+                                std::to_string(options_.task_timeout.count()) + "): " + rd_kafka_err2str(err));
+        KSTREAMS_LOG(warn, options_.name + ": commit: " + rd_kafka_err2str(err));
+        return commit_result::unavailable;
+    }
+    unanswered_since_.reset();
     if (err == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS || err == RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION ||
         err == RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID || err == RD_KAFKA_RESP_ERR_FENCED_INSTANCE_ID) {
         KSTREAMS_LOG(warn, options_.name + ": commit: " + rd_kafka_err2str(err));
@@ -468,7 +494,7 @@ void kafka_producer_port::flush() {
         if (left <= milliseconds(100))
             throw streams_error("the producer could not deliver its records within " +
                                 std::to_string(duration_cast<milliseconds>(steady_clock::now() - start).count()) +
-                                " ms");
+                                " ms (task.timeout.ms: " + std::to_string(timeout_.count()) + " ms)");
     }
 }
 

@@ -34,6 +34,8 @@ struct consumer_port_options {
     std::string name;  ///< the stream thread's, for messages
     int wake_fd = -1;  ///< librdkafka writes to it when a partition's queue becomes non-empty
     std::chrono::milliseconds timeout{60000};
+    /// task.timeout.ms: commits may go unanswered this long before the thread fails.
+    std::chrono::milliseconds task_timeout{300000};
     std::size_t buffered_records_per_partition = 1000;
     bool embedded = false;  ///< no DeleteRecords on the mock cluster
 };
@@ -85,6 +87,8 @@ private:
     kstreams::metrics& metrics_;
     std::map<d::topic_partition, std::unique_ptr<partition>> partitions_;
     std::map<d::topic_partition, std::int64_t> known_committed_;
+    /// Since when commits go unanswered (none: the last one was answered).
+    std::optional<std::chrono::steady_clock::time_point> unanswered_since_;
     queue_ptr purge_queue_;
     std::int64_t next_purge_ = 0;
 };
@@ -119,8 +123,8 @@ private:
 /// The thread's producer as the task manager sees it: each task sends through a front of its own.
 class kafka_producer_port final : public d::producer_port {
 public:
-    /// A flush waits up to `timeout`, and never past `stop_deadline()` (a close's timeout, which
-    /// may come while a flush waits).
+    /// A flush waits up to `timeout` (task.timeout.ms), and never past `stop_deadline()` (a close's
+    /// timeout, which may come while a flush waits).
     kafka_producer_port(kafka_collector& collector, kstreams::metrics& metrics, std::chrono::milliseconds timeout,
                         std::function<std::chrono::steady_clock::time_point()> stop_deadline)
         : collector_(collector), default_(collector, metrics), timeout_(timeout),

@@ -46,7 +46,7 @@ struct fetched_record {
 /// Where input records come from and where their offsets are committed (a group member).
 class consumer_port {
 public:
-    enum class commit_result { ok, group_moved };
+    enum class commit_result { ok, group_moved, unavailable };
 
     virtual ~consumer_port() = default;
     static constexpr std::int64_t no_offset = -1;       ///< nothing committed: the reset policy applies
@@ -79,7 +79,8 @@ public:
     /// nullopt when not known yet.
     virtual std::optional<std::int64_t> lag(const topic_partition& tp, std::int64_t received_up_to) = 0;
     /// Commits the next offsets to read. `group_moved`: the group rebalanced meanwhile, nothing
-    /// committed (the records will be processed again). Other failures throw streams_error.
+    /// committed (the records will be processed again). `unavailable`: the group coordinator did
+    /// not answer (the next commit tries again; the port decides when to give up). Other failures throw streams_error.
     [[nodiscard]] virtual commit_result commit(std::span<const partition_offset> offsets) = 0;
 };
 

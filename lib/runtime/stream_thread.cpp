@@ -226,6 +226,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         options.name = name;
         options.wake_fd = pipe_w;
         options.timeout = client_timeout;
+        options.task_timeout = cfg.task_timeout;
         options.buffered_records_per_partition = cfg.buffered_records_per_partition;
         options.embedded = ctx.embedded;
         consumer_port = std::make_unique<kafka::kafka_consumer_port>(consumer.get(), collector->handle(), ctx.plan,
@@ -235,8 +236,9 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             restore_consumer.get(), client_timeout, ctx.blocking, [w = weak_from_this()] {
                 if (auto s = w.lock()) s->wake_up();
             });
+        collector->set_task_timeout(cfg.task_timeout);
         producer_port = std::make_unique<kafka::kafka_producer_port>(
-            *collector, metrics, client_timeout, [this] { return self.stop_deadline_.load(); });
+            *collector, metrics, cfg.task_timeout, [this] { return self.stop_deadline_.load(); });
         task_manager_config tm;
         tm.name = name;
         tm.max_task_idle_ms = cfg.max_task_idle.count();

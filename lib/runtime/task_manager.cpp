@@ -709,11 +709,15 @@ void task_manager::finish_commit(bool force_checkpoint) {
         t->to_commit.clear();
     }
     if (!offsets.empty()) {
-        if (consumer_.commit(offsets) == consumer_port::commit_result::ok) {
+        const auto result = consumer_.commit(offsets);
+        if (result == consumer_port::commit_result::ok) {
             for (std::size_t i = 0; i < queues.size(); ++i) {
                 queues[i]->committed = offsets[i].offset;
                 if (auto it = partitions_.find(queues[i]->tp()); it != partitions_.end()) it->second.first->corruptions = 0;
             }
+        } else if (result == consumer_port::commit_result::unavailable) {
+            KSTREAMS_LOG(warn, config_.name + ": the group coordinator did not answer the commit; the next commit "
+                                              "tries again");
         } else {
             KSTREAMS_LOG(warn, config_.name +
                                    ": commit failed because the group moved on; the records since the last commit "
