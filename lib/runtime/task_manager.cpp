@@ -237,6 +237,12 @@ bool task_manager::revive_corrupted() {
         const bool logged = t->task->changelog_topic_of(e.store()) != nullptr;
         if (!logged || ++t->corruptions >= max_corruption_retries)
             throw unrecoverable_corruption(e, logged, t->corruptions);
+        // Records in flight in async processors resume on the task's own executor: the task cannot
+        // be closed from here under them. The thread fails instead (its tasks are then closed on
+        // their executors); the corruption is found again, and handled, when the task next runs.
+        if (t->task->async_in_flight() > 0)
+            throw streams_error(config_.name + ": " + e.what() + "; task " + id.to_string() +
+                                " has records in flight in async processors, so it cannot be revived in place");
         KSTREAMS_LOG(warn, config_.name + ": task " + id.to_string() +
                                ": closing it without committing, to restore a corrupted store and process its "
                                "input again from the last commit");
