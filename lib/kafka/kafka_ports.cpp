@@ -283,8 +283,8 @@ d::consumer_port::commit_result kafka_consumer_port::commit(
         const auto for_ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - *unanswered_since_);
         if (for_ms > options_.task_timeout)
             throw streams_error(options_.name + ": the group coordinator has not answered commits for " +
-                                std::to_string(for_ms.count()) + " ms (task.timeout.ms " +
-                                std::to_string(options_.task_timeout.count()) + "): " + rd_kafka_err2str(err));
+                                std::to_string(for_ms.count()) + " ms (task.timeout.ms: " +
+                                std::to_string(options_.task_timeout.count()) + " ms): " + rd_kafka_err2str(err));
         KSTREAMS_LOG(warn, options_.name + ": commit: " + rd_kafka_err2str(err));
         return commit_result::unavailable;
     }

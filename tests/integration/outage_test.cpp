@@ -1,0 +1,151 @@
+// Broker outages on the real broker: the broker process stops mid-run and starts again on the same
+// data and address (scripts/kafka-broker pause / resume). Within task.timeout.ms the app goes on and
+// loses nothing; past it the app reaches ERROR naming what did not answer. And a dead address at
+// start is an error within startup_timeout. Never a silent hang.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <thread>
+
+#include <kstreams/dsl/streams_builder.hpp>
+#include <kstreams/error.hpp>
+#include <kstreams/streams.hpp>
+
+#include "tests/integration/broker_fixture.hpp"
+
+using namespace kstreams;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// scripts/kafka-broker `command`; its output.
+std::string broker_control(const std::string& command) {
+    const char* script = std::getenv("KSTREAMS_BROKER_SCRIPT");
+    if (!script) return {};
+    std::string out;
+    if (FILE* p = ::popen((std::string(script) + " " + command + " 2>/dev/null").c_str(), "r")) {
+        char buf[256];
+        while (std::fgets(buf, sizeof buf, p)) out += buf;
+        ::pclose(p);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    return out;
+}
+
+/// Whether this run's broker is the one the script controls (else the outage tests do not run).
+bool controllable() {
+    if (broker_control("status") == test::broker()) return true;
+    MESSAGE("not run: the broker at KSTREAMS_BOOTSTRAP is not scripts/kafka-broker's");
+    return false;
+}
+
+/// Takes the broker down for the guard's life.
+struct outage {
+    outage() { broker_control("pause"); }
+    ~outage() { end(); }
+    void end() {
+        if (!over) REQUIRE(broker_control("resume") == test::broker());
+        over = true;
+    }
+    bool over = false;
+};
+
+/// Passes records through, each waiting while `hold` is set.
+topology held_pass_through(const std::string& in, const std::string& out, std::atomic<bool>& hold) {
+    streams_builder b;
+    b.stream<std::string, std::string>(in)
+        .peek([&hold](const std::string&, const std::string&) {
+            while (hold) std::this_thread::sleep_for(5ms);
+        })
+        .to(out);
+    return b.build();
+}
+
+std::set<std::string> read_values(test::topic_reader& reader, std::size_t n, std::chrono::seconds timeout) {
+    std::set<std::string> seen;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (seen.size() < n && std::chrono::steady_clock::now() < deadline)
+        for (auto& r : reader.read_until_quiet(200ms)) seen.insert(*r.value);
+    return seen;
+}
+
+}  // namespace
+
+TEST_CASE("the broker stops mid-run and comes back on its data within task.timeout.ms: the app goes on, nothing lost") {
+    if (!controllable()) return;
+    const auto in = test::unique("outage-in"), out = test::unique("outage-out");
+    test::create_topics({{in, 1}, {out, 1}});
+    std::atomic<bool> hold{false};
+    auto cfg = test::broker_config(test::unique("outage-short"), test::temp_state_dir("outage-short"));
+    cfg.task_timeout = 120s;
+    kafka_streams app(held_pass_through(in, out, hold), cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 60s));
+    test::topic_writer writer(test::broker());
+    test::topic_reader reader(test::broker(), {out});
+    for (int i = 0; i < 20; ++i) writer.send(in, std::string("k"), "a" + std::to_string(i));
+    writer.flush();
+    REQUIRE(read_values(reader, 20, 60s).size() == 20);
+    {
+        outage down;
+        std::this_thread::sleep_for(2s);
+        for (int i = 0; i < 20; ++i) writer.send(in, std::string("k"), "b" + std::to_string(i));  // buffered
+        std::this_thread::sleep_for(2s);
+        down.end();
+    }
+    writer.flush();
+    const auto seen = read_values(reader, 20, 120s);
+    CHECK(seen.size() == 20);  // every b, at least once
+    CHECK(app.error() == nullptr);
+    CHECK(app.wait_until(streams_state::running, 60s));
+    CHECK(app.close(60s));
+}
+
+TEST_CASE("the broker stays down longer than task.timeout.ms: the app reaches ERROR, naming the bound") {
+    if (!controllable()) return;
+    const auto in = test::unique("outage-in"), out = test::unique("outage-out");
+    test::create_topics({{in, 1}, {out, 1}});
+    std::atomic<bool> hold{false};
+    auto cfg = test::broker_config(test::unique("outage-long"), test::temp_state_dir("outage-long"));
+    cfg.task_timeout = 5s;
+    kafka_streams app(held_pass_through(in, out, hold), cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 60s));
+    hold = true;  // records fetched before the outage are processed during it
+    {
+        test::topic_writer writer(test::broker());
+        for (int i = 0; i < 20; ++i) writer.send(in, std::string("k"), "v" + std::to_string(i));
+        writer.flush();
+    }
+    std::this_thread::sleep_for(1s);
+    {
+        outage down;
+        const auto since = std::chrono::steady_clock::now();
+        hold = false;
+        CHECK(app.wait_until(streams_state::error, 60s));
+        CHECK(std::chrono::steady_clock::now() - since < 40s);
+    }
+    REQUIRE(app.error() != nullptr);
+    try {
+        std::rethrow_exception(app.error());
+    } catch (const std::exception& e) {
+        CHECK_MESSAGE(std::string(e.what()).find("5000 ms") != std::string::npos, e.what());
+    }
+    CHECK(app.close(60s));
+}
+
+TEST_CASE("a dead address at start is an error within startup_timeout, not a hang") {
+    auto cfg = test::broker_config(test::unique("dead-address"), test::temp_state_dir("dead-address"));
+    cfg.bootstrap_servers = "127.0.0.1:1";
+    cfg.startup_timeout = 3s;
+    streams_builder b;
+    b.stream<std::string, std::string>("anything").to("elsewhere");
+    kafka_streams app(b.build(), cfg);
+    const auto before = std::chrono::steady_clock::now();
+    CHECK_THROWS_AS(app.start(), streams_error);
+    CHECK(std::chrono::steady_clock::now() - before < 20s);
+    CHECK(app.state() == streams_state::error);
+}
