@@ -1,12 +1,16 @@
-// Lowering: the DSL's logical graph -> a topology, in one pass over the nodes in the order the DSL
-// calls made them (Kafka Streams' build priority). Repartition topics are written where a node asks
-// for one; key-based consumers of the same upstream node share it.
+// Lowering: the DSL's logical graph -> a topology. The graph is first expanded into Kafka Streams'
+// shape (a repartition topic is a node of its own: filter -> sink -> topic -> source), rewritten by
+// the optimizations topology.optimization asks for (dsl/optimize.cpp), then written in the order
+// the DSL calls made the nodes (Kafka Streams' build priority). Key-based consumers of the same
+// upstream node share a repartition topic where Kafka's do.
+#include <algorithm>
 #include <map>
 #include <tuple>
 
-#include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/topology.hpp>
+
+#include "dsl/lowered_graph.hpp"
 
 namespace kstreams::dsl_detail {
 
@@ -15,8 +19,8 @@ namespace {
 using kstreams::detail::node_def;
 using kstreams::detail::node_kind;
 
-/// Writes (filter ->) sink -> source for a repartition and returns the source's name.
-std::string write_repartition(topology& t, const repartition_spec& s, const std::string& parent, bool drop_null_keys) {
+/// Writes (filter ->) sink -> source for a repartition.
+void write_repartition(topology& t, const repartition_spec& s, const std::string& parent, bool drop_null_keys) {
     std::string upstream = parent;
     if (!s.filter_name.empty()) {
         node_def f;
@@ -48,86 +52,123 @@ std::string write_repartition(topology& t, const repartition_spec& s, const std:
     t.add_node(std::move(src));
 
     t.mutable_model().repartition_topics.push_back({s.topic, s.partitions});
-    return s.source_name;
 }
 
-/// The topics of the sources upstream of node i (a repartition's topic stands for what feeds it).
-void collect_source_topics(const std::vector<graph_node>& nodes, std::size_t i, std::vector<std::string>& out) {
+/// The topics of the sources upstream of graph node i (a repartition's topic stands for what
+/// feeds it; a merged repartition's for the ones it replaced).
+void collect_source_topics(const std::vector<graph_node>& nodes, const lowered_graph& lg, std::size_t i,
+                           std::vector<std::string>& out) {
     const graph_node& g = nodes.at(i);
     if (g.repartition) {
-        out.push_back(g.repartition->topic);
+        auto it = lg.merged_topic_of.find(i);
+        out.push_back(it == lg.merged_topic_of.end() ? g.repartition->topic : it->second);
         return;
     }
     if (g.kind == node_kind::source) {
         out.insert(out.end(), g.topics.begin(), g.topics.end());
         return;
     }
-    for (std::size_t p : g.parents) collect_source_topics(nodes, p, out);
+    for (std::size_t p : g.parents) collect_source_topics(nodes, lg, p, out);
 }
 
 using share_key_t = std::tuple<std::size_t, std::type_index, std::string>;
 
-share_key_t share_key_of(const graph_node& g) {
-    return {g.parents.front(), g.repartition->record_type, g.repartition->share_key};
-}
-
-/// Per node: a join taking null-key records is at or below it (Kafka's
-/// NodesWithRelaxedNullKeyJoinDownstream). Parents always come before their children.
-std::vector<bool> relaxed_join_at_or_below(const std::vector<graph_node>& nodes) {
-    std::vector<bool> out(nodes.size(), false);
-    for (std::size_t i = nodes.size(); i-- > 0;) {
-        if (nodes[i].null_key_relaxed_join) out[i] = true;
-        if (out[i])
-            for (std::size_t p : nodes[i].parents) out[p] = true;
-    }
-    return out;
-}
-
 }  // namespace
 
-topology builder_state::build() const {
+lowered_graph expand(const std::vector<graph_node>& nodes) {
+    lowered_graph lg;
+    std::vector<std::size_t> node_of(nodes.size());  // graph node -> the lnode its children read
+    std::map<share_key_t, std::size_t> shared;       // a shared repartition topic's lnode
+    auto add = [&](lnode n) {
+        n.order = {lg.nodes.size(), 0};
+        lg.nodes.push_back(std::move(n));
+        return lg.nodes.size() - 1;
+    };
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const graph_node& g = nodes[i];
+        std::vector<std::size_t> parents;
+        for (std::size_t p : g.parents) parents.push_back(node_of[p]);
+        if (g.repartition && g.kind == node_kind::source) {
+            // A repartition node of its own (repartition(), a join's or to_table()'s).
+            lnode n;
+            n.graph = i;
+            n.rep = &*g.repartition;
+            n.parents = std::move(parents);
+            node_of[i] = add(std::move(n));
+            continue;
+        }
+        if (g.repartition) {
+            // An aggregation reading through a repartition topic, shared by named groupings.
+            const repartition_spec& s = *g.repartition;
+            if (g.parents.size() != 1)
+                throw topology_error("DSL node " + g.name + " needs a repartition but has " +
+                                     std::to_string(g.parents.size()) + " parents");
+            const share_key_t key{g.parents.front(), s.record_type, s.share_key};
+            std::size_t r;
+            if (auto it = shared.find(key); s.shareable && it != shared.end()) {
+                r = it->second;
+            } else {
+                lnode rn;
+                rn.rep = &s;
+                rn.parents = std::move(parents);
+                r = add(std::move(rn));
+                if (s.shareable) shared.emplace(key, r);
+            }
+            parents = {r};
+        }
+        lnode n;
+        n.graph = i;
+        n.parents = std::move(parents);
+        node_of[i] = add(std::move(n));
+    }
+    lg.lnode_of = std::move(node_of);
+    return lg;
+}
+
+topology builder_state::build(const optimizations& opt) const {
+    lowered_graph lg = expand(nodes_);
+    if (opt.merge_repartition_topics) merge_repartition_topics(nodes_, lg);
+    if (opt.single_store_self_join) plan_self_joins(nodes_, lg);
+
+    // Write order: the DSL's call order, a merged repartition right after its key-changing node.
+    std::vector<std::size_t> order;
+    for (std::size_t n = 0; n < lg.nodes.size(); ++n)
+        if (!lg.nodes[n].removed) order.push_back(n);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return lg.nodes[a].order < lg.nodes[b].order; });
+
+    // A stream repartition keeps null keys iff a join that takes them is downstream (Kafka's
+    // NodesWithRelaxedNullKeyJoinDownstream); parents are written before their children.
+    std::vector<bool> relaxed(lg.nodes.size(), false);
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const lnode& n = lg.nodes[*it];
+        if (n.graph && !n.rep && nodes_[*n.graph].null_key_relaxed_join) relaxed[*it] = true;
+        if (relaxed[*it])
+            for (std::size_t p : n.parents) relaxed[p] = true;
+    }
+
+    auto name_of = [&](std::size_t n) -> const std::string& {
+        const lnode& l = lg.nodes[n];
+        return l.rep ? l.rep->source_name : nodes_[*l.graph].name;
+    };
     topology t;
-    // A stream repartition keeps null keys iff a relaxed join is downstream of it; a shared topic
-    // keeps them if one of its readers needs them.
-    const std::vector<bool> relaxed = relaxed_join_at_or_below(nodes_);
-    std::map<share_key_t, bool> shared_keeps_null_keys;
-    for (std::size_t i = 0; i < nodes_.size(); ++i)
-        if (nodes_[i].repartition && nodes_[i].repartition->shareable && !nodes_[i].parents.empty())
-            shared_keeps_null_keys[share_key_of(nodes_[i])] = shared_keeps_null_keys[share_key_of(nodes_[i])] || relaxed[i];
-    // (upstream node, record type) -> source of the repartition topic already written for it
-    std::map<share_key_t, std::string> shared;
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-        const graph_node& g = nodes_[i];
+    for (std::size_t n : order) {
+        const lnode& l = lg.nodes[n];
+        if (l.rep) {
+            if (l.parents.size() != 1)
+                throw topology_error("repartition topic " + l.rep->topic + " has " + std::to_string(l.parents.size()) + " parents");
+            write_repartition(t, *l.rep, name_of(l.parents.front()), !relaxed[n]);
+            continue;
+        }
+        const graph_node& g = nodes_[*l.graph];
         node_def d;
         d.kind = g.kind;
         d.name = g.name;
         d.in_type = g.in_type;
         d.out_type = g.out_type;
-        d.make = g.make;
-        d.stores = g.connected_stores;
+        d.make = l.make ? l.make : g.make;
+        d.stores = l.make ? l.connected_stores : g.connected_stores;
         d.global = g.global;
-        for (std::size_t p : g.parents) d.parents.push_back(nodes_.at(p).name);
-        if (g.repartition && g.kind == node_kind::source) {
-            // A repartition node of its own (repartition(), a join's or to_table()'s): the node is
-            // the topic's source.
-            write_repartition(t, *g.repartition, d.parents.front(), !relaxed[i]);
-            continue;
-        }
-        if (g.repartition) {
-            const repartition_spec& s = *g.repartition;
-            if (g.parents.size() != 1)
-                throw topology_error("DSL node " + g.name + " needs a repartition but has " +
-                                     std::to_string(g.parents.size()) + " parents");
-            const share_key_t key = share_key_of(g);
-            std::string source;
-            if (auto it = shared.find(key); s.shareable && it != shared.end()) {
-                source = it->second;
-            } else {
-                source = write_repartition(t, s, d.parents.front(), !(s.shareable ? shared_keeps_null_keys.at(key) : relaxed[i]));
-                if (s.shareable) shared.emplace(key, source);
-            }
-            d.parents = {source};
-        }
+        for (std::size_t p : l.parents) d.parents.push_back(name_of(p));
         switch (g.kind) {
             case node_kind::source:
                 d.topics = g.topics;
@@ -142,16 +183,25 @@ topology builder_state::build() const {
                 break;
         }
         t.add_node(std::move(d));
-        if (!g.store_if || g.store_if())
-            for (const auto& b : g.stores) {
-                if (g.global) t.add_global_state_store(b);  // connected through d.stores
-                else t.add_state_store(b, {g.name});
+        if (g.store_if && !g.store_if()) continue;
+        const bool reuse_source = opt.reuse_ktable_source_topics && !g.table_source_topic.empty() && g.unlogged_store;
+        for (const auto& b : g.stores) {
+            if (g.global) {
+                t.add_global_state_store(b);  // connected through d.stores
+            } else if (reuse_source) {
+                // Kafka's TableSourceNode with reuseSourceTopicForChangeLog: no changelog of its
+                // own; the source topic is restored from.
+                t.add_state_store(g.unlogged_store, {g.name});
+                t.mutable_model().stores.back().source_topic_changelog = g.table_source_topic;
+            } else {
+                t.add_state_store(b, {g.name});
             }
+        }
     }
     for (const auto& b : user_stores_) t.add_state_store(b, {});
     for (const auto& group : copartition_groups_) {
         std::vector<std::string> topics;
-        for (std::size_t i : group) collect_source_topics(nodes_, i, topics);
+        for (std::size_t i : group) collect_source_topics(nodes_, lg, i, topics);
         t.mutable_model().copartition_groups.push_back(std::move(topics));
     }
     t.validate();

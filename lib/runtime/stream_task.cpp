@@ -40,8 +40,12 @@ void stream_task::init() {
         const auto& builder = *model_.stores[s].builder;
         auto [it, inserted] = stores_.emplace(builder.name(), builder.build());
         if (inserted) store_order_.push_back(it->second.get());
-        if (builder.logging_enabled())
+        if (builder.logging_enabled()) {
             changelog_topic_of_.emplace(builder.name(), env_.application_id + "-" + builder.name() + "-changelog");
+        } else if (const std::string& topic = model_.stores[s].source_topic_changelog; !topic.empty()) {
+            changelog_topic_of_.emplace(builder.name(), topic);
+            source_changelog_stores_.insert(builder.name());
+        }
     }
     // Persistent stores keep files in the task directory: take it for this instance alone.
     if (has_persistent_stores() && !env_.state_dir.empty()) {
@@ -287,7 +291,7 @@ void stream_task::discard_checkpoint(std::string_view store_name) {
 void stream_task::register_store(state_store& store, restore_callback restore) {
     auto it = changelog_topic_of_.find(store.name());
     if (it == changelog_topic_of_.end()) return;  // not logged: nothing to restore
-    changelogs_.push_back({&store, it->second, std::move(restore)});
+    changelogs_.push_back({&store, it->second, std::move(restore), source_changelog_stores_.count(store.name()) > 0});
 }
 
 void stream_task::log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,

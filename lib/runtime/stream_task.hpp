@@ -10,6 +10,7 @@
 #include <functional>
 #include <list>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -46,6 +47,8 @@ struct task_environment {
     /// Kafka's internal emit.interval.ms.kstreams.outer.join.spurious.results.fix: 1 s, 0 in the
     /// test driver (as Kafka's TopologyTestDriver sets it).
     std::int64_t outer_join_emit_interval_ms = 1000;
+    /// Kafka's internal emit.interval.ms.kstreams.windowed.aggregation: 1 s, 0 in the test driver.
+    std::int64_t windowed_aggregation_emit_interval_ms = 1000;
     /// Where async processors run (kstreams/async.hpp): the executor of the thread running the tasks.
     boost::asio::any_io_executor executor;
     /// Called each time an async record completes (the runner wakes up to process what follows).
@@ -58,8 +61,11 @@ struct task_environment {
 /// A store's changelog and how to replay it.
 struct changelog_registration {
     state_store* store = nullptr;
-    std::string topic;  ///< `<application.id>-<store>-changelog`
+    std::string topic;  ///< `<application.id>-<store>-changelog`, or the table's source topic
     restore_callback restore;
+    /// The topic is a source topic of the task (a table's, reused as its store's changelog):
+    /// restored up to the task's committed offset, checkpointed at it.
+    bool source_topic = false;
 };
 
 class stream_task final : public task_context, public store_context, public async_host {
@@ -116,6 +122,7 @@ public:
     std::int64_t stream_time() const override { return stream_time_; }
     std::int64_t wall_clock_time() const override { return env_.wall_clock(); }
     std::int64_t outer_join_emit_interval_ms() const override { return env_.outer_join_emit_interval_ms; }
+    std::int64_t windowed_aggregation_emit_interval_ms() const override { return env_.windowed_aggregation_emit_interval_ms; }
     cancellable schedule(node& owner, std::chrono::milliseconds interval, punctuation_type type,
                          punctuator callback) override;
     state_store& store(std::string_view name, const node& asker) override;
@@ -186,6 +193,7 @@ private:
     state::task_directory_lock dir_lock_;  // held while the task has persistent stores open
     std::vector<changelog_registration> changelogs_;
     std::map<std::string, std::string, std::less<>> changelog_topic_of_;
+    std::set<std::string, std::less<>> source_changelog_stores_;  ///< restored from a source topic
 
     punctuation_queue stream_time_punctuations_;
     punctuation_queue wall_clock_punctuations_;

@@ -45,7 +45,10 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         else if (key == "default.production.exception.handler")
             c.on_production_error = value.find("Continue") != std::string::npos ? production_error_policy::log_and_continue
                                                                                    : production_error_policy::fail;
-        else if (key.rfind("consumer.", 0) == 0) c.consumer[key.substr(9)] = value;
+        else if (key == "topology.optimization" || key == "default.key.serde" || key == "default.value.serde") {
+            // Not the clients' business: streams_builder::build(properties) applies the first;
+            // kstreams picks serdes by type.
+        } else if (key.rfind("consumer.", 0) == 0) c.consumer[key.substr(9)] = value;
         else if (key.rfind("producer.", 0) == 0) c.producer[key.substr(9)] = value;
         else if (key.rfind("admin.", 0) == 0) c.admin[key.substr(6)] = value;
         else c.kafka[key] = value;

@@ -21,6 +21,9 @@ struct task_manager::restore_target {
     std::int64_t checkpoint = -1;  ///< a persistent store's checkpointed offset, -1 = none
     std::int64_t end = -1;         ///< the changelog's end when restoration started; -1 = not known yet
     std::int64_t position = -1;    ///< next changelog offset to apply
+    /// A source topic's (reg->source_topic): restoration stops at the task's committed offset,
+    /// where processing takes over (0 when nothing is committed); -2 = not known yet.
+    std::int64_t limit = -2;
     std::int64_t restored = 0;
     bool reading = false;  ///< handed to the restore reader
     bool started = false;  ///< the listener was told it started
@@ -67,6 +70,14 @@ public:
         auto it = targets_.find(tp);
         if (it == targets_.end() || it->second.second->done) return;
         auto& [t, target] = it->second;
+        if (target->reg->source_topic && last_offset >= target->end && !records.empty()) {
+            // Records past the committed offset are the task's to process, not to restore; the
+            // cut is exact when the batch's offsets are consecutive (else all are applied, which
+            // a table's store takes as the same updates again).
+            const auto n = static_cast<std::int64_t>(records.size());
+            if (last_offset - target->position + 1 == n)
+                records = records.first(static_cast<std::size_t>(std::clamp<std::int64_t>(target->end - target->position, 0, n)));
+        }
         if (!records.empty()) {
             target->reg->restore(records);
             const auto n = static_cast<std::int64_t>(records.size());
@@ -281,8 +292,12 @@ void task_manager::assign(const std::vector<topic_partition>& parts) {
     if (added.empty()) return;
     // Where each partition resumes, for the lag estimate of empty partitions.
     const std::vector<std::int64_t> committed = consumer_.committed(added);
-    for (std::size_t i = 0; i < added.size() && i < committed.size(); ++i)
+    for (std::size_t i = 0; i < added.size() && i < committed.size(); ++i) {
         if (committed[i] >= 0) partitions_[added[i]].second->set_start(committed[i]);
+        // A store restored from this (source) partition stops where processing resumes.
+        for (auto& target : partitions_[added[i]].first->restore)
+            if (target.reg->source_topic && target.tp == added[i]) target.limit = std::max<std::int64_t>(0, committed[i]);
+    }
     consumer_.assign(added, committed);
     for (const auto& tp : added)
         if (partitions_[tp].first->restoring) consumer_.pause(tp);
@@ -364,6 +379,7 @@ void task_manager::start_restoring(managed_task& t) {
         target.tp = {reg.topic, t.task->id().partition};
         if (reg.store->persistent())
             if (auto it = cp.find({reg.topic, target.tp.partition}); it != cp.end()) target.checkpoint = it->second;
+        if (reg.source_topic && !config_.committed_offsets) target.limit = INT64_MAX;
         t.restore.push_back(std::move(target));
     }
     if (t.restore.empty()) return;
@@ -409,7 +425,11 @@ bool task_manager::restore_step() {
             if (target.end < 0) {
                 const auto offsets = restorer_.offsets(target.tp);
                 if (!offsets) continue;
-                const auto [lo, hi] = *offsets;
+                auto [lo, hi] = *offsets;
+                if (target.reg->source_topic) {
+                    if (target.limit == -2) continue;  // the committed offset comes with the assignment
+                    hi = std::min(hi, target.limit);
+                }
                 if (target.checkpoint >= 0 && (target.checkpoint > hi || target.checkpoint < lo)) {
                     // The store holds records this changelog does not (a state directory from
                     // another cluster, or a changelog deleted and created again) or misses some it
@@ -740,9 +760,16 @@ void task_manager::finish_commit(bool force_checkpoint) {
 void task_manager::write_checkpoint_of(managed_task& t, bool force) {
     const std::int32_t partition = t.task->id().partition;
     const auto& acked = producer_.changelog_offsets();
-    for (const auto& reg : t.task->changelogs())
+    for (const auto& reg : t.task->changelogs()) {
+        if (reg.source_topic) {
+            // A source topic used as the changelog: the stores hold it up to the committed offset.
+            if (auto it = partitions_.find({reg.topic, partition}); it != partitions_.end() && it->second.second->committed >= 0)
+                t.changelog_offsets[{reg.topic, partition}] = it->second.second->committed;
+            continue;
+        }
         if (auto it = acked.find({reg.topic, partition}); it != acked.end())
             t.changelog_offsets[it->first] = std::max(t.changelog_offsets[it->first], it->second + 1);
+    }
     if (env_.state_dir.empty() || !t.task->has_persistent_stores()) return;
     checkpoint_offsets persistent;
     std::int64_t moved = 0;

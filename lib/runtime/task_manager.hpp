@@ -66,6 +66,9 @@ struct task_manager_config {
     /// store, process again from the last commit (the Kafka runtime; done by restore_step, between
     /// rounds). Off: the error is thrown (the test driver, which cannot read its input again).
     bool revive_corrupted_tasks = true;
+    /// The runner assigns partitions with committed offsets (the Kafka runtime): a store whose
+    /// changelog is a source topic restores up to them. Without (the test driver), to the end.
+    bool committed_offsets = true;
 };
 
 /// Restoration progress of one store's changelog partition.

@@ -16,6 +16,9 @@ std::unique_ptr<bytes_key_value_store> wrap_key_value_layers(std::unique_ptr<byt
                                                              bool caching, const logging_config& logging,
                                                              bool timestamped) {
     if (logging.enabled) inner = std::make_unique<state::logging_key_value_store>(std::move(inner), timestamped);
+    // Unlogged, a timestamped store is restored only from a table's source topic (plain values):
+    // the layer puts the timestamps back in front, and sends nothing.
+    else if (timestamped) inner = std::make_unique<state::logging_key_value_store>(std::move(inner), true, false);
     if (caching) inner = std::make_unique<state::caching_key_value_store>(std::move(inner));
     return std::make_unique<state::metered_key_value_store>(std::move(inner));
 }

@@ -5,8 +5,8 @@
 
 namespace kstreams::state {
 
-logging_key_value_store::logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped)
-    : inner_(std::move(inner)), timestamped_(timestamped) {}
+logging_key_value_store::logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send)
+    : inner_(std::move(inner)), timestamped_(timestamped), send_(send) {}
 
 void logging_key_value_store::init(store_context& ctx) {
     ctx_ = &ctx;
@@ -19,6 +19,7 @@ void logging_key_value_store::init(store_context& ctx) {
 }
 
 void logging_key_value_store::log(std::string_view key, std::optional<std::string_view> value) {
+    if (!send_) return;
     if (timestamped_ && value) {
         if (value->size() < 8)
             throw streams_error("store " + name() + ": a timestamped value needs at least 8 bytes, got " +

@@ -1,7 +1,9 @@
 // Sends every change of a key-value store to its changelog topic (Kafka's
 // ChangeLoggingKeyValueBytesStore), in the task's partition. For timestamped stores the changelog
 // holds the plain value with the stored timestamp as the record's timestamp, as Kafka's
-// ChangeLoggingTimestampedKeyValueBytesStore; restoring puts the timestamp back in front.
+// ChangeLoggingTimestampedKeyValueBytesStore; restoring puts the timestamp back in front. Without
+// `send` it only does the latter: a timestamped store whose changelog is a table's source topic
+// (topology.optimization reuse.ktable.source.topics) restores from it and logs nothing.
 #pragma once
 
 #include <memory>
@@ -14,7 +16,7 @@ namespace kstreams::state {
 
 class logging_key_value_store final : public bytes_key_value_store {
 public:
-    logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped);
+    logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send = true);
 
     const std::string& name() const override { return inner_->name(); }
     void init(store_context& ctx) override;
@@ -43,6 +45,7 @@ private:
 
     std::unique_ptr<bytes_key_value_store> inner_;
     bool timestamped_;
+    bool send_;
     store_context* ctx_ = nullptr;
     std::unique_ptr<timestamped_restore_context> restore_ctx_;
 };

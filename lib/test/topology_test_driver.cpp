@@ -57,6 +57,7 @@ detail::task_manager_config manager_config(const driver_config& c) {
     m.restore_listener = c.restore_listener.get();
     m.create_task_directories = false;
     m.revive_corrupted_tasks = false;  // the driver cannot pipe its input again
+    m.committed_offsets = false;
     m.max_async_in_flight = c.max_async_in_flight_per_task;
     return m;
 }
@@ -105,7 +106,8 @@ struct topology_test_driver::impl {
         env.stores.rocksdb = std::make_shared<state::rocksdb_shared>(config.rocksdb);
         env.application_id = config.application_id;
         env.wall_clock = [this] { return wall_clock; };
-        env.outer_join_emit_interval_ms = 0;
+        env.outer_join_emit_interval_ms = config.outer_join_emit_interval_ms;
+        env.windowed_aggregation_emit_interval_ms = config.windowed_aggregation_emit_interval_ms;
         env.collector = &producer;
         env.executor = io.get_executor();
         env.metrics = &metrics;

@@ -144,14 +144,16 @@ void user_moves(harness& h) {
     h.pipe("users", S("bob"), S("us"), 5);
 }
 
-harness::harness(std::string scenario, kstreams::topology t)
+harness::harness(std::string scenario, kstreams::topology t) : harness(std::move(scenario), std::move(t), {}) {}
+
+harness::harness(std::string scenario, kstreams::topology t, std::map<std::string, std::string> properties)
     : scenario_(std::move(scenario)), topo_(std::make_unique<kstreams::topology>(std::move(t))) {
     lines_.push_back("scenario " + scenario_);
     lines_.push_back("topology");
     for (auto& l : lines_of(topo_->describe().to_string())) lines_.push_back(l);
     lines_.push_back("end topology");
-    kstreams::test::driver_config c;
-    c.application_id = "conformance";
+    properties["application.id"] = "conformance";
+    kstreams::test::driver_config c = kstreams::test::driver_config::from_properties(properties);
     c.initial_wall_clock_ms = 0;
     driver_ = std::make_unique<kstreams::test::topology_test_driver>(*topo_, c);
 }

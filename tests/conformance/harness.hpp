@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,9 @@ inline datum D(double v) { return datum(v); }
 class harness {
 public:
     harness(std::string scenario, kstreams::topology t);
+    /// With Kafka Streams properties for the driver (driver_config::from_properties), as
+    /// Harness.java's `extra` properties.
+    harness(std::string scenario, kstreams::topology t, std::map<std::string, std::string> properties);
     ~harness();
     harness& input(const std::string& topic, type k, type v);
     harness& output(const std::string& topic, type k, type v);

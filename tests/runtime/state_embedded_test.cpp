@@ -9,6 +9,8 @@
 
 #include <map>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #include <kstreams/dsl/streams_builder.hpp>
 #include <kstreams/embedded_cluster.hpp>
@@ -264,4 +266,79 @@ TEST_CASE("restoration: a restarted app replays an in-memory store's changelog a
     CHECK(latest["k1"] == 11);
     CHECK(second.close(30s));
     CHECK(second.metrics().value("records-restored") == 30);
+}
+
+namespace {
+
+/// Where and how much a restoration read.
+struct source_restore_listener final : state_restore_listener {
+    std::mutex m;
+    std::string topic, store;
+    std::int64_t starts = 0, to = -1, total = 0;
+    void on_restore_start(std::string_view t, std::int32_t, std::string_view s, std::int64_t, std::int64_t end) override {
+        std::lock_guard lock(m);
+        topic = t;
+        store = s;
+        ++starts;
+        to = end;
+    }
+    void on_batch_restored(std::string_view, std::int32_t, std::string_view, std::int64_t, std::int64_t) override {}
+    void on_restore_end(std::string_view, std::int32_t, std::string_view, std::int64_t n) override {
+        std::lock_guard lock(m);
+        total += n;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("restoration: with reuse.ktable.source.topics a table's store restores from its source topic up to the committed offset") {
+    embedded_cluster cluster;
+    for (const char* t : {"ru-users", "ru-clicks", "ru-out"}) cluster.create_topic(t, 1);
+    test::topic_writer writer(cluster.bootstrap_servers());
+    streams_builder b;
+    auto users = b.table<std::string, std::string>("ru-users", materialized<>::as("ru-user-store").with_in_memory_store());
+    b.stream<std::string, std::string>("ru-clicks")
+        .join(users, [](const std::string& c, const std::string& u) { return c + "@" + u; })
+        .to("ru-out");
+    const topology topo = b.build({{"topology.optimization", "reuse.ktable.source.topics"}});
+    auto cfg = cache_config("reuse-source", cluster.bootstrap_servers());
+    cfg.commit_interval = 100ms;
+    test::topic_reader reader(cluster.bootstrap_servers(), {"ru-out"});
+    auto read_values = [&](std::size_t n) {
+        std::vector<std::string> out;
+        const auto deadline = std::chrono::steady_clock::now() + 60s;
+        while (out.size() < n && std::chrono::steady_clock::now() < deadline)
+            for (const auto& r : reader.read_until_quiet(300ms)) out.push_back(r.value_as<std::string>());
+        return out;
+    };
+    {
+        kafka_streams first(topo, cfg);
+        first.start();
+        writer.send("ru-users", std::string("u1"), std::string("eu"), 1);
+        writer.send("ru-users", std::string("u2"), std::string("us"), 2);
+        writer.flush();
+        REQUIRE(first.wait_until(streams_state::running, 30s));
+        std::this_thread::sleep_for(500ms);  // the users are in the store before the click
+        writer.send("ru-clicks", std::string("u1"), std::string("c1"), 3);
+        writer.flush();
+        CHECK(read_values(1) == std::vector<std::string>{"c1@eu"});
+        CHECK(first.close(30s));
+    }
+    // The in-memory store is gone; the second app reads it back from ru-users (no changelog topic)
+    // and does not process the users again.
+    auto listener = std::make_shared<source_restore_listener>();
+    kafka_streams second(topo, cfg);
+    second.set_global_state_restore_listener(listener);
+    second.start();
+    REQUIRE(second.wait_until(streams_state::running, 30s));
+    writer.send("ru-clicks", std::string("u2"), std::string("c2"), 4);
+    writer.flush();
+    CHECK(read_values(1) == std::vector<std::string>{"c2@us"});
+    CHECK(second.close(30s));
+    std::lock_guard lock(listener->m);
+    CHECK(listener->starts == 1);
+    CHECK(listener->topic == "ru-users");
+    CHECK(listener->store == "ru-user-store");
+    CHECK(listener->to == 2);
+    CHECK(listener->total == 2);
 }

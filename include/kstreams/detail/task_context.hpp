@@ -46,6 +46,9 @@ public:
     virtual std::int64_t wall_clock_time() const = 0;
     /// How often (wall-clock ms) a left/outer stream-stream join looks for closed windows.
     virtual std::int64_t outer_join_emit_interval_ms() const { return 1000; }
+    /// Kafka's internal emit.interval.ms.kstreams.windowed.aggregation: how often a windowed
+    /// aggregation emitting on window close looks for closed windows (wall-clock time).
+    virtual std::int64_t windowed_aggregation_emit_interval_ms() const { return 1000; }
     virtual cancellable schedule(node& owner, std::chrono::milliseconds interval,
                                  punctuation_type type, punctuator callback) = 0;
     /// The store connected to `asker` under this name; throws topology_error naming both if the

@@ -59,6 +59,9 @@ struct store_def {
     std::vector<std::string> processors;
     /// A global store: filled from its source topic (no changelog), readable by every processor.
     bool global = false;
+    /// A table()'s store whose source topic is its changelog (topology.optimization
+    /// reuse.ktable.source.topics): restored from that topic, never logged.
+    std::string source_topic_changelog;
 };
 
 /// A repartition topic the DSL inserted (or a user asked for with repartition()).

@@ -90,6 +90,7 @@ private:
         s.topic = (repartition_name_.empty() ? store : repartition_name_) + std::string(dsl_detail::names::repartition_suffix);
         using change_serde_t = dsl_detail::change_serde<V, serde_ref<V>>;
         dsl_detail::type_repartition<K, change<V>>(s, key_serde_, serde_ref<change<V>>(change_serde_t{value_serde_}));
+        s.optimizable = false;  // Kafka's GroupedTableOperationRepartitionNode
 
         auto info = std::make_shared<dsl_detail::table_info>();
         info->has_own_store = true;

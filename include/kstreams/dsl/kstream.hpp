@@ -72,6 +72,7 @@ public:
         using K2 = dsl_detail::pair_key_t<R>;
         using V2 = dsl_detail::pair_value_t<R>;
         const std::size_t i = add<K2, V2, dsl_detail::map_node<K, V, K2, V2, F>>(n, dsl_detail::names::map, std::move(f));
+        b_->at(i).key_changing = true;
         return kstream<K2, V2>(b_, i, true, {}, {});
     }
 
@@ -82,6 +83,7 @@ public:
         using V2 = dsl_detail::kv_result_t<F, K, V>;
         static_assert(!std::is_void_v<V2>, "kstreams: map_values(): the function must return the new value");
         const std::size_t i = add<K, V2, dsl_detail::map_values_node<K, V, V2, F>>(n, dsl_detail::names::map_values, std::move(f));
+        b_->at(i).value_changing = true;
         return kstream<K, V2>(b_, i, repartition_required_, key_serde_, {});
     }
 
@@ -97,6 +99,7 @@ public:
         using K2 = dsl_detail::pair_key_t<P>;
         using V2 = dsl_detail::pair_value_t<P>;
         const std::size_t i = add<K2, V2, dsl_detail::flat_map_node<K, V, K2, V2, F>>(n, dsl_detail::names::flat_map, std::move(f));
+        b_->at(i).key_changing = true;
         return kstream<K2, V2>(b_, i, true, {}, {});
     }
 
@@ -108,6 +111,7 @@ public:
         static_assert(dsl_detail::iterable<R>, "kstreams: flat_map_values(): the function must return a range (anything with begin/end)");
         using V2 = dsl_detail::iterable_value_t<R>;
         const std::size_t i = add<K, V2, dsl_detail::flat_map_values_node<K, V, V2, F>>(n, dsl_detail::names::flat_map_values, std::move(f));
+        b_->at(i).value_changing = true;
         return kstream<K, V2>(b_, i, repartition_required_, key_serde_, {});
     }
 
@@ -118,6 +122,7 @@ public:
         using K2 = dsl_detail::kv_result_t<F, K, V>;
         static_assert(!std::is_void_v<K2>, "kstreams: select_key(): the function must return the new key");
         const std::size_t i = add<K2, V, dsl_detail::select_key_node<K, V, K2, F>>(n, dsl_detail::names::key_select, std::move(f));
+        b_->at(i).key_changing = true;
         return kstream<K2, V>(b_, i, true, {}, value_serde_);
     }
 
@@ -155,6 +160,7 @@ public:
         std::vector<std::size_t> parents{node_};
         if (other.node_ != node_) parents.push_back(other.node_);
         const std::size_t i = b_->add(dsl_detail::processor_node_of<K, V, K, V, dsl_detail::passthrough_node<K, V>>(name, std::move(parents)));
+        b_->at(i).merge = true;
         return kstream(b_, i, repartition_required_ || other.repartition_required_, {}, {});
     }
 
@@ -186,6 +192,7 @@ public:
         s.partitions = r.partitions;
         // Its filter drops null-key records unless a join downstream takes them (see repartition_spec).
         dsl_detail::type_repartition<K, V>(s, ks, vs, dsl_detail::to_partitioner<K, V>(r.partitioner));
+        s.optimizable = false;  // Kafka's UnoptimizableRepartitionNode
         // The graph node stands for the topic's source: lowering writes filter, sink and source.
         dsl_detail::graph_node g;
         g.kind = kstreams::detail::node_kind::source;
@@ -218,6 +225,7 @@ public:
                           std::is_same_v<typename P::key_out, K>,
                       "kstreams: process_values(): the processor must take this stream's key and value types and keep the key type");
         const std::size_t i = add_processor<P>(n, dsl_detail::names::process_values, std::move(supplier), std::move(stores));
+        b_->at(i).value_changing = true;
         return kstream<K, typename P::value_out>(b_, i, repartition_required_, key_serde_, {});
     }
 
@@ -242,6 +250,7 @@ public:
         using V2 = typename A::value_type;
         static_assert(!std::is_void_v<V2>, "kstreams: map_values_async(): the function must return the new value");
         const std::size_t i = add<K, V2, dsl_detail::async_map_values_node<K, V, V2, F>>(n, dsl_detail::names::map_values, std::move(f));
+        b_->at(i).value_changing = true;
         return kstream<K, V2>(b_, i, repartition_required_, key_serde_, {});
     }
 

@@ -15,6 +15,7 @@
 #include <kstreams/dsl/kstream.hpp>
 #include <kstreams/dsl/ops/passthrough.hpp>
 #include <kstreams/dsl/ops/stream_join.hpp>
+#include <kstreams/dsl/ops/stream_self_join.hpp>
 #include <kstreams/state/window_stores.hpp>
 
 namespace kstreams {
@@ -67,20 +68,12 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
     serde_ref<V2> os = dsl_detail::pick_serde<V2>(sj.other_value_serde, other.value_serde_);
 
     // A side whose key changed upstream goes through a repartition topic first.
+    // The topic's filter drops null-key records for an inner join (unless a left/outer join is
+    // further downstream); a left/outer join takes them, so they go through (see repartition_spec).
     auto repartitioned = [&]<class VX>(const kstream<K, VX>& s, std::string_view suffix, const serde_ref<VX>& vx) {
         if (!s.repartition_required_) return s.node_;
         const std::string prefix = sj.name.empty() ? b.at(s.node_).name : sj.name + std::string(suffix);
-        dsl_detail::repartition_spec spec = dsl_detail::new_stream_repartition(b, prefix);
-        // The topic's filter drops null-key records for an inner join (unless a left/outer join is
-        // further downstream); a left/outer join takes them, so they go through (see repartition_spec).
-        dsl_detail::type_repartition<K, VX>(spec, ks, vx);
-        dsl_detail::graph_node g;
-        g.kind = kstreams::detail::node_kind::source;
-        g.name = spec.source_name;
-        g.parents = {s.node_};
-        g.out_type = typeid(record<K, VX>);
-        g.repartition = std::move(spec);
-        return b.add(std::move(g));
+        return dsl_detail::join_repartition_source<K, VX>(b, s.node_, prefix, ks, vx);
     };
     const std::size_t this_node = repartitioned(*this, "-left", vs);
     const std::size_t other_node = repartitioned(other, "-right", os);
@@ -147,11 +140,27 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
     }
     const std::size_t tj_i = b.add(std::move(tj));
     dsl_detail::graph_node oj = dsl_detail::processor_node_of<K, V2, K, VOut, dsl_detail::stream_join_node<K, V2, V, VOut, fn_t, false>>(
-        other_join, {ow_i}, other_spec, codec, fn_t{std::move(joiner)});
+        other_join, {ow_i}, other_spec, codec, fn_t{joiner});
     oj.connected_stores = {this_store};
     if (left_outer) oj.connected_stores.push_back(outer_store);
     const std::size_t oj_i = b.add(std::move(oj));
-    const std::size_t m = b.add(dsl_detail::processor_node_of<K, VOut, K, VOut, dsl_detail::passthrough_node<K, VOut>>(merge, {tj_i, oj_i}));
+    dsl_detail::graph_node mg = dsl_detail::processor_node_of<K, VOut, K, VOut, dsl_detail::passthrough_node<K, VOut>>(merge, {tj_i, oj_i});
+    if constexpr (std::is_same_v<V, V2>) {
+        if (this_node == other_node) {
+            // One stream on both sides: single.store.self.join may plan it with one store.
+            auto plan = std::make_shared<dsl_detail::self_join_plan>();
+            plan->other_windowed = ow_i;
+            plan->this_join = tj_i;
+            plan->other_join = oj_i;
+            plan->store = this_store;
+            dsl_detail::self_join_spec ss{this_store, w.before_ms(), w.after_ms(), w.size_ms() + w.grace_ms()};
+            plan->make = [merge, ss, joiner]() -> std::unique_ptr<kstreams::detail::node> {
+                return std::make_unique<dsl_detail::stream_self_join_node<K, V, VOut, fn_t>>(merge, ss, fn_t{joiner});
+            };
+            mg.self_join = std::move(plan);
+        }
+    }
+    const std::size_t m = b.add(std::move(mg));
     b.add_copartition_group({this_node, other_node});
     return kstream<K, VOut>(b_, m, false, ks, {});
 }

@@ -36,11 +36,9 @@ auto kstream<K, V>::do_table_join(const ktable<K, VT>& table, F joiner, const jo
     std::size_t stream_node = node_;
     if (repartition_required_) {
         serde_ref<V> vs = dsl_detail::pick_serde<V>(j.value_serde, value_serde_);
-        dsl_detail::repartition_spec spec = dsl_detail::new_stream_repartition(b, j.name.empty() ? b.at(node_).name : j.name);
         // The topic's filter drops null-key records unless a left join (this one or one further
         // downstream) takes them (see repartition_spec).
-        dsl_detail::type_repartition<K, V>(spec, ks, vs);
-        stream_node = dsl_detail::add_repartition_source<K, V>(b, node_, std::move(spec));
+        stream_node = dsl_detail::join_repartition_source<K, V>(b, node_, j.name.empty() ? b.at(node_).name : j.name, ks, vs);
     }
     const std::string name = b.name_or_generate(
         j.name, left ? dsl_detail::stream_table_left_join_name : dsl_detail::stream_table_join_name);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,8 +64,13 @@ public:
         const std::string store = m.store_name.empty() ? b_->new_store_name(topic + "-") : m.store_name;
         const std::string source = b_->name_or_generate(c.name.empty() ? c.name : c.name + "-source", dsl_detail::names::source);
         const std::string table = b_->name_or_generate(c.name, dsl_detail::names::table_source);
-        const std::size_t src = add_source_node<K, V>(source, {std::move(topic)}, std::nullopt, c, ks, vs);
-        return table_source<K, V>(src, table, store, !m.store_name.empty(), m, sks, svs);
+        const std::size_t src = add_source_node<K, V>(source, {topic}, std::nullopt, c, ks, vs);
+        ktable<K, V> t = table_source<K, V>(src, table, store, !m.store_name.empty(), m, sks, svs);
+        // reuse.ktable.source.topics: the topic itself is the store's changelog.
+        dsl_detail::graph_node& g = b_->at(t.node_);
+        g.table_source_topic = std::move(topic);
+        g.unlogged_store = dsl_detail::timestamped_store_builder<K, V>(*b_, store, m.with_logging_disabled(), sks, svs);
+        return t;
     }
     template <class K, class V, class MKS, class MVS>
     ktable<K, V> table(std::string topic, materialized<MKS, MVS> m) {
@@ -118,6 +124,17 @@ public:
     /// Lowers everything built so far into a topology (throws topology_error naming the node for
     /// a pipeline that cannot work).
     topology build() const { return b_->build(); }
+    /// As build(), with Kafka Streams properties (StreamsBuilder.build(Properties)): reads
+    /// `topology.optimization`, "none" (the default), "all", or a comma-separated list of
+    /// `reuse.ktable.source.topics` (a table()'s store uses its source topic as its changelog, no
+    /// `-changelog` topic), `merge.repartition.topics` (the repartition topics below one
+    /// key-changing operation become one, named after the first, written right after it) and
+    /// `single.store.self.join` (a stream joined with itself keeps one window store). Other keys
+    /// are ignored; a value Kafka refuses throws std::invalid_argument.
+    topology build(const std::map<std::string, std::string>& properties) const {
+        auto it = properties.find("topology.optimization");
+        return b_->build(it == properties.end() ? dsl_detail::optimizations{} : dsl_detail::optimizations::parse(it->second));
+    }
 
 private:
     template <class, class> friend class kstream;
@@ -231,6 +248,7 @@ auto kstream<K, V>::group_by(F selector, grouped<KS, VS> g) const {
     const std::string name = b_->name_or_generate(g.name, dsl_detail::names::key_select);
     const std::size_t i = b_->add(dsl_detail::processor_node_of<K, V, K2, V, dsl_detail::select_key_node<K, V, K2, F>>(
         name, {node_}, std::move(selector)));
+    b_->at(i).key_changing = true;
     return kgrouped_stream<K2, V>(b_, i, true, ks, vs, g.name);
 }
 

@@ -63,6 +63,25 @@ struct driver_config {
     std::shared_ptr<state_restore_listener> restore_listener;
     /// Records a task may have in flight in async processors (streams_config's same setting).
     std::size_t max_async_in_flight_per_task = 64;
+    /// Kafka's internal `__emit.interval.ms.kstreams.outer.join.spurious.results.fix__`: how often
+    /// (in wall-clock time) a left/outer stream-stream join looks for closed windows to emit
+    /// null-padded results. 0 = at every record, as Kafka's TopologyTestDriver sets it unless told
+    /// otherwise (applications: 1000).
+    std::int64_t outer_join_emit_interval_ms = 0;
+    /// Kafka's internal `__emit.interval.ms.kstreams.windowed.aggregation__`: the same for a
+    /// windowed aggregation emitting on window close; 0 in the driver too (applications: 1000).
+    std::int64_t windowed_aggregation_emit_interval_ms = 0;
+
+    /// Reads Kafka Streams properties as Kafka's `TopologyTestDriver(topology, properties)` does:
+    /// `application.id`, `state.dir`, `statestore.cache.max.bytes` (or the older
+    /// `cache.max.bytes.buffering`), `default.deserialization.exception.handler`,
+    /// `async.max.in.flight.per.task`, the RocksDB memory settings, the two internal emit
+    /// intervals above; `topology.optimization` applies where the topology is built
+    /// (streams_builder::build(properties)). Every other key is read as
+    /// streams_config::from_properties reads it (client settings pass through unused; default
+    /// serdes have nothing to do: kstreams picks serdes by type). Throws std::invalid_argument
+    /// naming a key whose value is not valid.
+    static driver_config from_properties(const std::map<std::string, std::string>& properties);
 };
 
 /// Reading from an output topic that has no records left.

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,10 @@ struct repartition_spec {
     std::function<std::unique_ptr<kstreams::detail::node>(const std::string& name)> make_source;
     /// Key-based consumers of the same upstream node share one topic (the first one's).
     bool shareable = false;
+    /// merge.repartition.topics may merge it with the other repartitions of its key-changing
+    /// operation (Kafka's OptimizableRepartitionNode: groupings, joins, to_table; not
+    /// repartition() nor a table's group_by).
+    bool optimizable = true;
     std::string share_key;  ///< the grouping's own name: differently named groupings never share
 };
 
@@ -58,6 +63,16 @@ struct table_info {
     std::shared_ptr<const void> view;
     /// A table-table join's result: the two joined tables (old values asked of it go to both).
     std::vector<std::size_t> join_parents;
+};
+
+/// A stream-stream join of a stream with itself (both sides one node): what
+/// single.store.self.join needs to plan it with one store (Kafka's rewriteSingleStoreSelfJoin).
+struct self_join_plan {
+    std::size_t other_windowed = 0;  ///< dropped, with both join processors
+    std::size_t this_join = 0;
+    std::size_t other_join = 0;
+    std::string store;               ///< the this-side window store, the only one left
+    make_node_fn make;               ///< the self-join processor, named as the join's merge node
 };
 
 struct graph_node {
@@ -90,6 +105,27 @@ struct graph_node {
     /// A global table's source or update processor (streams_builder::global_table): its stores
     /// are global stores, filled by the global task of every instance.
     bool global = false;
+
+    // What topology.optimization looks at (Kafka's GraphNode flags).
+    bool key_changing = false;    ///< select_key, map, flat_map, group_by's key selector
+    bool value_changing = false;  ///< map_values, flat_map_values, process_values
+    bool merge = false;           ///< merge()
+    /// A table()'s KTABLE-SOURCE: its topic, and its store without a changelog, used instead when
+    /// reuse.ktable.source.topics makes the topic the store's changelog.
+    std::string table_source_topic;
+    std::shared_ptr<const store_builder> unlogged_store;
+    /// A stream-stream join's merge node, when both sides are one stream.
+    std::shared_ptr<const self_join_plan> self_join;
+};
+
+/// Kafka's topology.optimization: "none" (the default), "all", or a comma-separated list of
+/// reuse.ktable.source.topics, merge.repartition.topics, single.store.self.join.
+struct optimizations {
+    bool reuse_ktable_source_topics = false;
+    bool merge_repartition_topics = false;
+    bool single_store_self_join = false;
+    /// Throws std::invalid_argument for a value Kafka's StreamsConfig refuses.
+    static optimizations parse(std::string_view value);
 };
 
 /// The graph a streams_builder and all its handles share.
@@ -122,7 +158,15 @@ public:
     void add_copartition_group(std::vector<std::size_t> nodes) { copartition_groups_.push_back(std::move(nodes)); }
 
     /// Lowering: writes the whole graph into a fresh topology (dsl/lowering.cpp).
-    kstreams::topology build() const;
+    kstreams::topology build(const optimizations& opt = {}) const;
+
+    /// The repartition node a join last made for this stream node (Kafka's
+    /// KStreamImpl.repartitionNode: an unnamed join of the same stream reuses it).
+    std::optional<std::size_t> join_repartition(std::size_t stream_node) const {
+        auto it = join_repartitions_.find(stream_node);
+        return it == join_repartitions_.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+    }
+    void set_join_repartition(std::size_t stream_node, std::size_t repartition) { join_repartitions_[stream_node] = repartition; }
 
     /// The byte store of a `materialized` asking for memory (RocksDB is the default).
     std::shared_ptr<const key_value_bytes_store_supplier> default_store_supplier(const std::string& name) const;
@@ -132,6 +176,7 @@ private:
     std::vector<graph_node> nodes_;
     std::vector<std::shared_ptr<const store_builder>> user_stores_;
     std::vector<std::vector<std::size_t>> copartition_groups_;
+    std::map<std::size_t, std::size_t> join_repartitions_;
 };
 
 /// Kafka Streams' processor name prefixes.

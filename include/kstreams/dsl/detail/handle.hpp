@@ -86,6 +86,21 @@ std::size_t add_repartition_source(builder_state& b, std::size_t parent, reparti
     return b.add(std::move(g));
 }
 
+/// A join's repartition of a re-keyed stream (Kafka's KStreamImpl.repartitionForJoin): its names
+/// use up indexes every time, but a join whose topic is named after the stream's node (an unnamed
+/// join) reuses the repartition the stream's last join made, so joining one re-keyed stream twice
+/// writes one topic. Returns the node standing for the topic's source.
+template <class K, class V>
+std::size_t join_repartition_source(builder_state& b, std::size_t stream_node, const std::string& prefix, serde_ref<K> ks,
+                                    serde_ref<V> vs) {
+    repartition_spec spec = new_stream_repartition(b, prefix);
+    if (auto reused = b.join_repartition(stream_node); reused && prefix == b.at(stream_node).name) return *reused;
+    type_repartition<K, V>(spec, std::move(ks), std::move(vs));
+    const std::size_t i = add_repartition_source<K, V>(b, stream_node, std::move(spec));
+    b.set_join_repartition(stream_node, i);
+    return i;
+}
+
 /// The store builder of a materialized table or aggregation: a timestamped key-value store.
 template <class K, class V, class KS, class VS>
 std::shared_ptr<const store_builder> timestamped_store_builder(const builder_state& b, const std::string& name,

@@ -44,8 +44,14 @@ final class Harness {
     private final Map<String, Type[]> outputTypes = new LinkedHashMap<>();
 
     Harness(Topology topology, PrintStream out) {
+        this(topology, new Properties(), out);
+    }
+
+    /** `extra`: more properties for the driver (e.g. topology.optimization, as build(props) had). */
+    Harness(Topology topology, Properties extra, PrintStream out) {
         this.out = out;
         Properties p = new Properties();
+        p.putAll(extra);
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
