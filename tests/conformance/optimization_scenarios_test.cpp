@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <kstreams/dsl.hpp>
 
@@ -151,9 +152,39 @@ void everything(const char* scenario, const char* setting) {
     h.finish();
 }
 
+ostr before_comma(const str& v) {
+    const auto at = v.find(',');
+    return at == str::npos ? std::nullopt : ostr(v.substr(0, at));
+}
+
+/// A stream re-keyed to null now and then, counted and left-joined: the join's repartition topic
+/// keeps null keys, the count's drops them; merged, the one topic keeps them.
+void null_keys(const char* scenario, const char* setting, std::vector<str> topics) {
+    streams_builder b;
+    auto rekeyed = b.stream<str, str>("in").select_key(before_comma);
+    rekeyed.group_by_key().count().to_stream().to("counts");
+    rekeyed.left_join(b.stream<ostr, str>("x"), [](const str& a, const ostr& c) { return a + "+" + show(c); }, w).to("out");
+    harness h(scenario, b.build(opt(setting)), opt(setting));
+    h.input("in", s, s).input("x", s, s).output("counts", s, l).output("out", s, s);
+    for (const auto& t : topics) h.output(t, s, s);
+    h.pipe("in", S("k1"), S("a,1"), 1);
+    h.pipe("in", S("k2"), S("nocomma"), 2);
+    h.pipe("x", S("a"), S("X"), 3);
+    h.pipe("in", S("k3"), S("b,2"), 30);
+    h.finish();
+}
+
 }  // namespace
 
 TEST_SUITE("conformance") {
+
+TEST_CASE("opt_null_keys_none") {
+    null_keys("opt_null_keys_none", nullptr,
+              {"conformance-KSTREAM-AGGREGATE-STATE-STORE-0000000002-repartition", "conformance-KSTREAM-KEY-SELECT-0000000001-repartition"});
+}
+TEST_CASE("opt_null_keys_merge") {
+    null_keys("opt_null_keys_merge", "merge.repartition.topics", {"conformance-KSTREAM-AGGREGATE-STATE-STORE-0000000002-repartition"});
+}
 
 TEST_CASE("opt_table_sources_none") { table_sources("opt_table_sources_none", nullptr); }
 TEST_CASE("opt_table_sources_reuse") { table_sources("opt_table_sources_reuse", "reuse.ktable.source.topics"); }

@@ -196,7 +196,35 @@ final class OptimizationScenarios {
         h.finish();
     }
 
+    /** Text before the first ',' of v, or null if there is none. */
+    static String beforeComma(String v) {
+        int at = v.indexOf(',');
+        return at < 0 ? null : v.substring(0, at);
+    }
+
+    /**
+     * A stream re-keyed to null now and then, counted and left-joined: the join's repartition
+     * topic keeps null keys, the count's drops them; merged, the one topic keeps them.
+     */
+    static void nullKeys(PrintStream out, String setting, String... topics) {
+        StreamsBuilder b = new StreamsBuilder();
+        KStream<String, String> rekeyed = b.stream("in", SS).selectKey((k, v) -> beforeComma(v));
+        rekeyed.groupByKey().count().toStream().to("counts", PSL);
+        rekeyed.leftJoin(b.stream("x", SS), (a, c) -> a + "+" + show(c), W).to("out", PSS);
+        Harness h = harness(b, setting, out).input("in", S, S).input("x", S, S).output("counts", S, L).output("out", S, S);
+        for (String t : topics) h.output(t, S, S);
+        h.pipe("in", "k1", "a,1", 1);
+        h.pipe("in", "k2", "nocomma", 2);
+        h.pipe("x", "a", "X", 3);
+        h.pipe("in", "k3", "b,2", 30);
+        h.finish();
+    }
+
     static void register() {
+        Main.SCENARIOS.put("opt_null_keys_none", out -> nullKeys(out, null,
+            "conformance-KSTREAM-AGGREGATE-STATE-STORE-0000000002-repartition", "conformance-KSTREAM-KEY-SELECT-0000000001-repartition"));
+        Main.SCENARIOS.put("opt_null_keys_merge", out -> nullKeys(out, "merge.repartition.topics",
+            "conformance-KSTREAM-AGGREGATE-STATE-STORE-0000000002-repartition"));
         Main.SCENARIOS.put("opt_table_sources_none", out -> tableSources(out, null));
         Main.SCENARIOS.put("opt_table_sources_reuse", out -> tableSources(out, "reuse.ktable.source.topics"));
         Main.SCENARIOS.put("opt_groupings_none", out -> groupings(out, "none"));
