@@ -379,7 +379,12 @@ void task_manager::start_restoring(managed_task& t) {
         target.tp = {reg.topic, t.task->id().partition};
         if (reg.store->persistent())
             if (auto it = cp.find({reg.topic, target.tp.partition}); it != cp.end()) target.checkpoint = it->second;
-        if (reg.source_topic && !config_.committed_offsets) target.limit = INT64_MAX;
+        if (reg.source_topic) {
+            if (!config_.committed_offsets) target.limit = INT64_MAX;
+            // A task revived after corruption: its partitions are assigned, their commits known.
+            else if (auto it = partitions_.find(target.tp); it != partitions_.end())
+                target.limit = std::max<std::int64_t>(0, it->second.second->committed);
+        }
         t.restore.push_back(std::move(target));
     }
     if (t.restore.empty()) return;
