@@ -71,6 +71,9 @@ struct streams_config {
     /// Partitions of topics the app creates on the embedded cluster (sources and sinks it is
     /// missing); internal topics follow their upstream as on a real cluster.
     std::int32_t embedded_partitions = 1;
+    /// How often (wall-clock) a windowed aggregation emitting on window close looks for closed
+    /// windows: Kafka's internal `__emit.interval.ms.kstreams.windowed.aggregation__`.
+    std::chrono::milliseconds windowed_emit_interval{1000};
 
     /// librdkafka settings passed through: `kafka` to every client, the others to one kind.
     std::map<std::string, std::string> kafka;

@@ -160,6 +160,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         const auto& cfg = ctx.config;
         env.application_id = cfg.application_id;
         env.wall_clock = &now_ms;
+        env.windowed_aggregation_emit_interval_ms = cfg.windowed_emit_interval.count();
         env.metrics = &metrics;
         env.on_deserialization_error = cfg.log_and_continue_on_deserialization_error
                                            ? deserialization_policy::log_and_continue

@@ -57,9 +57,9 @@ private:
 }  // namespace
 
 segmented_session_store::segmented_session_store(std::string name, std::unique_ptr<bytes_key_value_store> backend,
-                                                 std::int64_t retention)
+                                                 std::int64_t retention, bool time_ordered)
     : name_(std::move(name)), segments_(std::move(backend), retention), retention_(retention),
-      end_major_(!segments_.backend().persistent()) {}
+      end_major_(!segments_.backend().persistent()), time_ordered_(time_ordered) {}
 
 bool segmented_session_store::scan_before(std::string_view key_a, kstreams::window a, std::string_view key_b,
                                           kstreams::window b, bool backward) const {
@@ -117,7 +117,10 @@ std::unique_ptr<bytes_window_iterator> segmented_session_store::find_sessions(co
                                                                               std::int64_t earliest_session_end,
                                                                               std::int64_t latest_session_start,
                                                                               bool backward) {
-    if (segments_.observed() != INT64_MIN)
+    // A time-ordered store read across all keys (emit on window close) is not cut at the
+    // retention: sessions close gap + grace after their end, when they are already that old
+    // (Kafka's time-first session schema reads whatever its live segments hold).
+    if (segments_.observed() != INT64_MIN && !(time_ordered_ && !key_from && !key_to))
         earliest_session_end = std::max(earliest_session_end, segments_.observed() - retention_ + 1);
     std::optional<std::string> hi;
     if (key_to)  // stored ends are at most the observed stream time; starts are not bounded here

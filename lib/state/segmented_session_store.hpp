@@ -14,7 +14,8 @@ namespace kstreams::state {
 
 class segmented_session_store final : public bytes_session_store {
 public:
-    segmented_session_store(std::string name, std::unique_ptr<bytes_key_value_store> backend, std::int64_t retention);
+    segmented_session_store(std::string name, std::unique_ptr<bytes_key_value_store> backend, std::int64_t retention,
+                            bool time_ordered = false);
 
     const std::string& name() const override { return name_; }
     void init(store_context& ctx) override;
@@ -40,7 +41,8 @@ private:
     std::string name_;
     segmented_store segments_;
     std::int64_t retention_;
-    bool end_major_;  ///< in-memory: Kafka's in-memory order
+    bool end_major_;
+    bool time_ordered_;  ///< emit-on-close: whole-range reads are not cut at the retention  ///< in-memory: Kafka's in-memory order
 };
 
 }  // namespace kstreams::state

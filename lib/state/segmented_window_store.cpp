@@ -61,10 +61,10 @@ private:
 
 segmented_window_store::segmented_window_store(std::string name, std::unique_ptr<bytes_key_value_store> backend,
                                                std::int64_t retention, std::int64_t window_size,
-                                               bool retain_duplicates)
+                                               bool retain_duplicates, bool time_ordered)
     : name_(std::move(name)), segments_(std::move(backend), retention), retention_(retention),
       window_size_(window_size), retain_duplicates_(retain_duplicates),
-      time_major_(!segments_.backend().persistent()) {}
+      time_major_(!segments_.backend().persistent()), time_ordered_(time_ordered) {}
 
 bool segmented_window_store::scan_before(std::string_view key_a, std::int64_t start_a, std::string_view key_b,
                                          std::int64_t start_b, bool backward) const {
@@ -132,8 +132,12 @@ std::unique_ptr<bytes_window_iterator> segmented_window_store::fetch_range(const
                                                                            std::int64_t time_from, std::int64_t time_to,
                                                                            bool backward) {
     // Nothing older than the retention period is returned, even if its segment is still there.
+    // A time-ordered store read across all keys (emit on window close) keeps one more
+    // millisecond: the window at the retention edge, which a time window closes with (Kafka's
+    // time-first schema).
+    const bool time_first = time_ordered_ && !key_from && !key_to;
     if (segments_.observed() != INT64_MIN)
-        time_from = std::max(time_from, segments_.observed() - retention_ + 1);
+        time_from = std::max(time_from, segments_.observed() - retention_ + (time_first ? 0 : 1));
     std::optional<std::string> hi;
     if (key_to)  // stored starts are at most the observed stream time
         hi = scan_upper_bound(*key_to, key_from,

@@ -14,7 +14,7 @@ namespace kstreams::state {
 class segmented_window_store final : public bytes_window_store {
 public:
     segmented_window_store(std::string name, std::unique_ptr<bytes_key_value_store> backend, std::int64_t retention,
-                           std::int64_t window_size, bool retain_duplicates);
+                           std::int64_t window_size, bool retain_duplicates, bool time_ordered = false);
 
     const std::string& name() const override { return name_; }
     void init(store_context& ctx) override;
@@ -45,7 +45,8 @@ private:
     std::int64_t retention_;
     std::int64_t window_size_;
     bool retain_duplicates_;
-    bool time_major_;  ///< in-memory: Kafka's in-memory order
+    bool time_major_;
+    bool time_ordered_;  ///< emit-on-close: whole-range reads keep the window at the retention edge  ///< in-memory: Kafka's in-memory order
     std::int32_t seqnum_ = 0;
 };
 

@@ -54,8 +54,10 @@ std::unique_ptr<bytes_key_value_store> backend(const std::string& name, bool per
 
 class window_supplier final : public window_bytes_store_supplier {
 public:
-    window_supplier(std::string name, std::int64_t retention, std::int64_t size, bool dups, bool persistent)
-        : name_(std::move(name)), retention_(retention), size_(size), dups_(dups), persistent_(persistent) {
+    window_supplier(std::string name, std::int64_t retention, std::int64_t size, bool dups, bool persistent,
+                    bool time_ordered = false)
+        : name_(std::move(name)), retention_(retention), size_(size), dups_(dups), persistent_(persistent),
+          time_ordered_(time_ordered) {
         if (retention < 0 || size < 0)
             throw std::invalid_argument("window store " + name_ + ": retention and window size must not be negative");
         if (retention < size)
@@ -66,7 +68,7 @@ public:
     const std::string& name() const override { return name_; }
     std::unique_ptr<bytes_window_store> get() const override {
         return std::make_unique<state::segmented_window_store>(name_, backend(name_, persistent_), retention_, size_,
-                                                               dups_);
+                                                               dups_, time_ordered_);
     }
     std::int64_t retention_period() const override { return retention_; }
     std::int64_t window_size() const override { return size_; }
@@ -75,25 +77,26 @@ public:
 private:
     std::string name_;
     std::int64_t retention_, size_;
-    bool dups_, persistent_;
+    bool dups_, persistent_, time_ordered_;
 };
 
 class session_supplier final : public session_bytes_store_supplier {
 public:
-    session_supplier(std::string name, std::int64_t retention, bool persistent)
-        : name_(std::move(name)), retention_(retention), persistent_(persistent) {
+    session_supplier(std::string name, std::int64_t retention, bool persistent, bool time_ordered = false)
+        : name_(std::move(name)), retention_(retention), persistent_(persistent), time_ordered_(time_ordered) {
         if (retention < 0) throw std::invalid_argument("session store " + name_ + ": retention must not be negative");
     }
     const std::string& name() const override { return name_; }
     std::unique_ptr<bytes_session_store> get() const override {
-        return std::make_unique<state::segmented_session_store>(name_, backend(name_, persistent_), retention_);
+        return std::make_unique<state::segmented_session_store>(name_, backend(name_, persistent_), retention_,
+                                                                time_ordered_);
     }
     std::int64_t retention_period() const override { return retention_; }
 
 private:
     std::string name_;
     std::int64_t retention_;
-    bool persistent_;
+    bool persistent_, time_ordered_;
 };
 
 }  // namespace
@@ -131,3 +134,16 @@ std::shared_ptr<const session_bytes_store_supplier> persistent_session_store(std
 }
 
 }  // namespace kstreams::stores
+
+namespace kstreams::detail {
+
+std::shared_ptr<const window_bytes_store_supplier> time_ordered_window_store(std::string name, std::int64_t retention,
+                                                                             std::int64_t window_size) {
+    return std::make_shared<stores::window_supplier>(std::move(name), retention, window_size, false, true, true);
+}
+
+std::shared_ptr<const session_bytes_store_supplier> time_ordered_session_store(std::string name, std::int64_t retention) {
+    return std::make_shared<stores::session_supplier>(std::move(name), retention, true, true);
+}
+
+}  // namespace kstreams::detail

@@ -1,5 +1,5 @@
 // Conformance: sliding and session windows, written as java/.../WindowKindScenarios.java writes
-// them, compared with Java Kafka Streams' outputs. Windowed keys are shown as "key@start/end".
+// them, compared with Java Kafka Streams' outputs (emit on window update and on window close). Windowed keys are shown as "key@start/end".
 #include <doctest/doctest.h>
 
 #include <optional>
@@ -73,6 +73,31 @@ void session_inputs(harness& h) {
 
 auto concat = [](const ostr& a, const ostr& v) { return ostr(show(a) + "+" + show(v)); };
 
+/// Writes strings reversed: shows which serde wrote a topic.
+struct reversed_serde {
+    void serialize(const str& v, std::string& out) const { out.append(v.rbegin(), v.rend()); }
+    str deserialize(std::string_view in) const { return str(in.rbegin(), in.rend()); }
+};
+
+void close_inputs(harness& h) {
+    h.pipe("in", S("a"), S("c1"), 1);
+    h.pipe("in", S("b"), S("c3"), 3);
+    h.pipe("in", S("a"), S("c9"), 9);
+    h.pipe("in", S("a"), S("c12"), 12);
+    h.pipe("in", S("b"), S("c14"), 14);
+    h.pipe("in", S("a"), S("c15"), 15);
+    h.pipe("in", S("a"), S("c4"), 4);
+    h.pipe("in", S("b"), S("c20"), 20);
+    h.pipe("in", S("a"), S("c26"), 26);
+    h.pipe("in", S("a"), S("c27"), 27);
+    h.pipe("in", S("b"), S("c33"), 33);
+    h.pipe("in", S("a"), S("c45"), 45);
+    h.pipe("in", S("b"), S("c70"), 70);
+    h.pipe("in", S("a"), S("c71"), 71);
+    h.pipe("in", S("a"), S("c100"), 100);
+}
+
+
 }  // namespace
 
 TEST_SUITE("conformance") {
@@ -113,6 +138,58 @@ TEST_CASE("window_session") {
     harness h("window_session", b.build());
     h.input("in", s, s).output("out-count", s, l).output("out-bytes", x, l).output("out-agg", s, s).output("out-reduce", s, s);
     session_inputs(h);
+    h.finish();
+}
+
+TEST_CASE("window_emit_on_close") {
+    streams_builder b;
+    auto g = b.stream<str, ostr>("in").group_by_key();
+    const auto close = emit_strategy::on_window_close();
+    const auto tumbling = time_windows::of_size_and_grace(10ms, 3ms);
+    show_to(g.windowed_by(tumbling).emit_strategy(close).count(), "tumbling-rocks");
+    show_to(g.windowed_by(tumbling).emit_strategy(close).count(materialized<>::as("tumbling-mem").with_in_memory_store()),
+            "tumbling-mem");
+    show_to(g.windowed_by(tumbling).emit_strategy(close).count(
+                materialized<>::as("tumbling-mem-long").with_in_memory_store().with_retention(100ms)),
+            "tumbling-mem-long");
+    show_to(g.windowed_by(time_windows::of_size_with_no_grace(10ms).advance_by(5ms)).emit_strategy(close).count(materialized<>::as("hopping")),
+            "hopping");
+    const auto sliding = sliding_windows::of_time_difference_and_grace(10ms, 3ms);
+    show_to(g.windowed_by(sliding).emit_strategy(close).count(materialized<>::as("sliding-rocks")), "sliding-rocks");
+    show_to(g.windowed_by(sliding).emit_strategy(close).count(materialized<>::as("sliding-mem").with_in_memory_store()),
+            "sliding-mem");
+    const auto session = session_windows::of_inactivity_gap_and_grace(10ms, 3ms);
+    show_to(g.windowed_by(session).emit_strategy(close).count(materialized<>::as("session-rocks")), "session-rocks");
+    show_to(g.windowed_by(session).emit_strategy(close).count(materialized<>::as("session-mem").with_in_memory_store()),
+            "session-mem");
+    show_to(g.windowed_by(session).emit_strategy(close).count(
+                materialized<>::as("session-mem-long").with_in_memory_store().with_retention(100ms)),
+            "session-mem-long");
+    harness h("window_emit_on_close", b.build());
+    h.input("in", s, s);
+    for (const char* t : {"tumbling-rocks", "tumbling-mem", "tumbling-mem-long", "hopping", "sliding-rocks", "sliding-mem",
+                          "session-rocks", "session-mem", "session-mem-long"})
+        h.output(t, s, l);
+    close_inputs(h);
+    h.finish();
+}
+
+TEST_CASE("reduce_inherits_value_serde") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in").group_by_key(grouped<>{}.with_value_serde(reversed_serde{}));
+    auto plus = [](const str& x, const str& y) { return x + "+" + y; };
+    g.reduce(plus).to_stream().to("out");
+    g.windowed_by(time_windows::of_size_with_no_grace(10ms)).reduce(plus).to_stream()
+        .select_key([](const windowed<str>& w, const str&) { return show(w); })
+        .to("out-window");
+    g.windowed_by(session_windows::of_inactivity_gap_with_no_grace(10ms)).reduce(plus).to_stream()
+        .select_key([](const windowed<str>& w, const str&) { return show(w); })
+        .to("out-session");
+    harness h("reduce_inherits_value_serde", b.build());
+    h.input("in", s, s).output("out", s, s).output("out-window", s, s).output("out-session", s, s);
+    h.pipe("in", S("a"), S("ab"), 1);
+    h.pipe("in", S("a"), S("cd"), 2);
+    h.pipe("in", S("b"), S("ef"), 15);
     h.finish();
 }
 

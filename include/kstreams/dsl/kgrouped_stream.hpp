@@ -38,10 +38,11 @@ public:
         auto init = [] { return std::int64_t{0}; };
         auto add = [](const K&, const V&, std::int64_t agg) { return agg + 1; };
         return build_aggregate<std::int64_t, dsl_detail::stream_aggregate_node<K, V, std::int64_t, decltype(init), decltype(add)>>(
-            n, m, dsl_detail::names::aggregate, init, add);
+            n, m, dsl_detail::names::aggregate, serde_ref<std::int64_t>{}, init, add);
     }
 
-    /// Combines a key's values with reducer(aggregate, value) -> V.
+    /// Combines a key's values with reducer(aggregate, value) -> V. The table's values are written
+    /// with the grouping's value serde unless `m` gives one (as Kafka's).
     template <class F>
     ktable<K, V> reduce(F reducer, named n = {}) const { return reduce(std::move(reducer), std::move(n), materialized<>{}); }
     template <class F, class KS, class VS>
@@ -49,7 +50,8 @@ public:
     template <class F, class KS, class VS>
     ktable<K, V> reduce(F reducer, named n, materialized<KS, VS> m) const {
         dsl_detail::check_reducer<V, F>();
-        return build_aggregate<V, dsl_detail::stream_reduce_node<K, V, F>>(n, m, dsl_detail::names::reduce, std::move(reducer));
+        return build_aggregate<V, dsl_detail::stream_reduce_node<K, V, F>>(n, m, dsl_detail::names::reduce, value_serde_,
+                                                                          std::move(reducer));
     }
 
     /// Folds a key's values: initializer() -> Agg, then aggregator(key, value, aggregate) -> Agg.
@@ -61,8 +63,8 @@ public:
     auto aggregate(Init init, F aggregator, named n, materialized<KS, VS> m) const {
         dsl_detail::check_aggregator<K, V, Init, F>();
         using Agg = dsl_detail::aggregate_of_t<Init>;
-        return build_aggregate<Agg, dsl_detail::stream_aggregate_node<K, V, Agg, Init, F>>(n, m, dsl_detail::names::aggregate,
-                                                                                          std::move(init), std::move(aggregator));
+        return build_aggregate<Agg, dsl_detail::stream_aggregate_node<K, V, Agg, Init, F>>(
+            n, m, dsl_detail::names::aggregate, serde_ref<Agg>{}, std::move(init), std::move(aggregator));
     }
 
     /// Windowed aggregations over tumbling or hopping windows (time_windowed_kstream.hpp).
@@ -83,11 +85,13 @@ private:
           value_serde_(std::move(vs)), repartition_name_(std::move(repartition_name)) {}
 
     /// Store name, processor name, then (if needed) the repartition: the order Kafka Streams
-    /// allocates their indexes in.
+    /// allocates their indexes in. `inherited`: the value serde when `m` has none (reduce's is the
+    /// grouping's).
     template <class Agg, class Node, class KS, class VS, class... Args>
-    ktable<K, Agg> build_aggregate(const named& n, const materialized<KS, VS>& m, std::string_view prefix, Args... args) const {
+    ktable<K, Agg> build_aggregate(const named& n, const materialized<KS, VS>& m, std::string_view prefix,
+                                   const serde_ref<Agg>& inherited, Args... args) const {
         serde_ref<K> ks = dsl_detail::pick_serde<K>(m.key_serde, key_serde_);
-        serde_ref<Agg> as = dsl_detail::pick_serde<Agg>(m.value_serde, serde_ref<Agg>{});
+        serde_ref<Agg> as = dsl_detail::pick_serde<Agg>(m.value_serde, inherited);
         const std::string store = m.store_name.empty() ? b_->new_store_name(prefix) : m.store_name;
         const std::string name = b_->name_or_generate(n.name, prefix);
         auto info = std::make_shared<dsl_detail::table_info>();

@@ -13,6 +13,7 @@
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/detail/window_store_builder.hpp>
+#include <kstreams/dsl/emit_strategy.hpp>
 #include <kstreams/dsl/kgrouped_stream.hpp>
 #include <kstreams/dsl/ops/session_window_aggregate.hpp>
 #include <kstreams/dsl/options.hpp>
@@ -26,6 +27,13 @@ template <class K, class V> class ktable;
 template <class K, class V>
 class session_windowed_kstream {
 public:
+    /// on_window_update (the default) or on_window_close: each session once, when it closes.
+    session_windowed_kstream emit_strategy(kstreams::emit_strategy s) const {
+        session_windowed_kstream c = *this;
+        c.emit_final_ = s.on_close();
+        return c;
+    }
+
     /// Records per key and session (records with a null value count too, as in Kafka).
     ktable<windowed<K>, std::int64_t> count(named n = {}) const { return do_count(n, materialized<>{}); }
     template <class KS, class VS>
@@ -47,7 +55,7 @@ public:
     ktable<windowed<K>, V> reduce(F reducer, named n, materialized<KS, VS> m) const {
         dsl_detail::check_reducer<V, F>();
         return build<V>(n, m, dsl_detail::names::reduce, dsl_detail::reduce_fold<K, V, F>{reducer},
-                        dsl_detail::reduce_merge<K, V, F>{reducer});
+                        dsl_detail::reduce_merge<K, V, F>{reducer}, grouped_.value_serde_);
     }
 
     /// Folds the values of a key in a session: initializer() -> Agg, aggregator(key, value,
@@ -89,11 +97,13 @@ private:
     session_windowed_kstream(kgrouped_stream<K, V> grouped, session_windows windows) : grouped_(std::move(grouped)), windows_(windows) {}
 
     /// As kgrouped_stream's: store name, processor name, then the repartition if needed.
+    /// `inherited`: the value serde when `m` has none (reduce's is the grouping's).
     template <class Agg, class KS, class VS, class Fold, class Merge>
-    ktable<windowed<K>, Agg> build(const named& n, const materialized<KS, VS>& m, std::string_view prefix, Fold fold, Merge merge) const {
+    ktable<windowed<K>, Agg> build(const named& n, const materialized<KS, VS>& m, std::string_view prefix, Fold fold, Merge merge,
+                                   const serde_ref<Agg>& inherited = {}) const {
         dsl_detail::builder_state& b = *grouped_.b_;
         serde_ref<K> ks = dsl_detail::pick_serde<K>(m.key_serde, grouped_.key_serde_);
-        serde_ref<Agg> as = dsl_detail::pick_serde<Agg>(m.value_serde, serde_ref<Agg>{});
+        serde_ref<Agg> as = dsl_detail::pick_serde<Agg>(m.value_serde, inherited);
         const std::string store = m.store_name.empty() ? b.new_store_name(prefix) : m.store_name;
         const std::string name = b.name_or_generate(n.name, prefix);
         auto info = std::make_shared<dsl_detail::table_info>();
@@ -102,9 +112,10 @@ private:
         using node = dsl_detail::session_window_aggregate_node<K, V, Agg, Fold, Merge>;
         dsl_detail::graph_node g = dsl_detail::processor_node_of<K, V, windowed<K>, change<Agg>, node>(
             name, {grouped_.node_}, store, std::shared_ptr<const dsl_detail::table_info>(info), windows_, std::move(fold),
-            std::move(merge));
+            std::move(merge), emit_final_, ks);
         g.table = info;
-        g.stores.push_back(dsl_detail::session_store_builder_of<K, Agg>(store, m, windows_.inactivity_gap() + windows_.grace(), ks, as));
+        g.stores.push_back(
+            dsl_detail::session_store_builder_of<K, Agg>(store, m, windows_.inactivity_gap() + windows_.grace(), ks, as, emit_final_));
         const std::size_t i = grouped_.add_aggregation(std::move(g), store, ks);
         serde_ref<windowed<K>> wks(session_windowed_serde<K, serde_ref<K>>{ks});
         return ktable<windowed<K>, Agg>(grouped_.b_, i, std::move(wks), as,
@@ -113,6 +124,7 @@ private:
 
     kgrouped_stream<K, V> grouped_;
     session_windows windows_;
+    bool emit_final_ = false;
 };
 
 }  // namespace kstreams

@@ -15,6 +15,7 @@
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/detail/window_store_builder.hpp>
+#include <kstreams/dsl/emit_strategy.hpp>
 #include <kstreams/dsl/kgrouped_stream.hpp>
 #include <kstreams/dsl/ops/sliding_window_aggregate.hpp>
 #include <kstreams/dsl/ops/window_aggregate.hpp>
@@ -30,6 +31,13 @@ template <class K, class V> class ktable;
 template <class K, class V>
 class time_windowed_kstream {
 public:
+    /// on_window_update (the default) or on_window_close: each window once, when it closes.
+    time_windowed_kstream emit_strategy(kstreams::emit_strategy s) const {
+        time_windowed_kstream c = *this;
+        c.emit_final_ = s.on_close();
+        return c;
+    }
+
     /// Records per key and window (records with a null value count too in time windows, as in
     /// Kafka; sliding windows drop them).
     ktable<windowed<K>, std::int64_t> count(named n = {}) const { return do_count(n, materialized<>{}); }
@@ -51,7 +59,8 @@ public:
     template <class F, class KS, class VS>
     ktable<windowed<K>, V> reduce(F reducer, named n, materialized<KS, VS> m) const {
         dsl_detail::check_reducer<V, F>();
-        return build<V>(n, m, dsl_detail::names::reduce, dsl_detail::reduce_fold<K, V, F>{std::move(reducer)});
+        return build<V>(n, m, dsl_detail::names::reduce, dsl_detail::reduce_fold<K, V, F>{std::move(reducer)},
+                        grouped_.value_serde_);
     }
 
     /// Folds the values of a key in a window: initializer() -> Agg, then aggregator(key, value, aggregate) -> Agg.
@@ -82,11 +91,13 @@ private:
         : grouped_(std::move(grouped)), windows_(windows) {}
 
     /// As kgrouped_stream's: store name, processor name, then the repartition if needed.
+    /// `inherited`: the value serde when `m` has none (reduce's is the grouping's).
     template <class Agg, class KS, class VS, class Fold>
-    ktable<windowed<K>, Agg> build(const named& n, const materialized<KS, VS>& m, std::string_view prefix, Fold fold) const {
+    ktable<windowed<K>, Agg> build(const named& n, const materialized<KS, VS>& m, std::string_view prefix, Fold fold,
+                                   const serde_ref<Agg>& inherited = {}) const {
         dsl_detail::builder_state& b = *grouped_.b_;
         serde_ref<K> ks = dsl_detail::pick_serde<K>(m.key_serde, grouped_.key_serde_);
-        serde_ref<Agg> as = dsl_detail::pick_serde<Agg>(m.value_serde, serde_ref<Agg>{});
+        serde_ref<Agg> as = dsl_detail::pick_serde<Agg>(m.value_serde, inherited);
         const std::string store = m.store_name.empty() ? b.new_store_name(prefix) : m.store_name;
         const std::string name = b.name_or_generate(n.name, prefix);
         auto info = std::make_shared<dsl_detail::table_info>();
@@ -98,20 +109,23 @@ private:
         if (const auto* w = std::get_if<time_windows>(&windows_)) {
             using node = dsl_detail::window_aggregate_node<K, V, Agg, Fold>;
             g = dsl_detail::processor_node_of<K, V, windowed<K>, change<Agg>, node>(name, {grouped_.node_}, store, cinfo, *w,
-                                                                                   std::move(fold));
+                                                                                   std::move(fold), emit_final_, ks);
             size = w->size();
             min_retention = w->size() + w->grace();
         } else {
             const sliding_windows& sw = std::get<sliding_windows>(windows_);
             using node = dsl_detail::sliding_window_aggregate_node<K, V, Agg, Fold>;
             g = dsl_detail::processor_node_of<K, V, windowed<K>, change<Agg>, node>(name, {grouped_.node_}, store, cinfo, sw,
-                                                                                   std::move(fold));
+                                                                                   std::move(fold), emit_final_, ks);
             // A record may seed the right window of one up to twice the difference before it.
             size = sw.time_difference();
             min_retention = 2 * sw.time_difference() + sw.grace();
         }
         g.table = info;
-        g.stores.push_back(dsl_detail::timestamped_window_store_builder<K, Agg>(store, m, size, min_retention, ks, as));
+        // Kafka keeps the cache of time windows emitting on close, not of sliding ones.
+        const bool sliding = std::holds_alternative<sliding_windows>(windows_);
+        g.stores.push_back(dsl_detail::timestamped_window_store_builder<K, Agg>(store, m, size, min_retention, ks, as, emit_final_,
+                                                                               sliding && emit_final_));
         const std::size_t i = grouped_.add_aggregation(std::move(g), store, ks);
         serde_ref<windowed<K>> wks(time_windowed_serde<K, serde_ref<K>>{ks, size});
         return ktable<windowed<K>, Agg>(grouped_.b_, i, std::move(wks), as,
@@ -120,6 +134,7 @@ private:
 
     kgrouped_stream<K, V> grouped_;
     std::variant<time_windows, sliding_windows> windows_;
+    bool emit_final_ = false;
 };
 
 }  // namespace kstreams

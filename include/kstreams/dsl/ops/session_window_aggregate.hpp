@@ -5,7 +5,8 @@
 // the merge is removed and forwarded as a tombstone before the merged session. A session takes
 // records while its end >= observed stream time - grace - gap; a record whose merged session is
 // already closed is dropped and counted. A null key is dropped and counted; a null value is passed
-// to the aggregator, as Kafka does. Results carry the session's end as their timestamp.
+// to the aggregator, as Kafka does. Results carry the session's end as their timestamp. With
+// emit_strategy::on_window_close a session is forwarded once, after it closes.
 #pragma once
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/final_emitter.hpp>
 #include <kstreams/dsl/ops/window_aggregate.hpp>
 #include <kstreams/dsl/ops/window_store_access.hpp>
 #include <kstreams/dsl/ops/windowed_forwarder.hpp>
@@ -50,15 +52,16 @@ template <class K, class V, class Agg, class Fold, class Merge>
 class session_window_aggregate_node final : public kstreams::detail::node {
 public:
     session_window_aggregate_node(std::string name, std::string store, std::shared_ptr<const table_info> info,
-                                  session_windows windows, Fold fold, Merge merge)
+                                  session_windows windows, Fold fold, Merge merge, bool emit_final, serde_ref<K> key_serde)
         : node(std::move(name)), store_name_(std::move(store)), info_(std::move(info)), gap_(windows.inactivity_gap()),
-          grace_(windows.grace()), fold_(std::move(fold)), merge_(std::move(merge)) {}
+          grace_(windows.grace()), fold_(std::move(fold)), merge_(std::move(merge)), emit_final_(emit_final),
+          key_serde_(std::move(key_serde)) {}
 
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
         store_ = &typed_session_store_of<K, Agg>(ctx, store_name_, *this);
         send_old_ = info_->send_old_values;
-        forwarder_.init(*this, *store_, send_old_);
+        forwarder_.init(*this, *store_, send_old_, !emit_final_);
     }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
@@ -93,10 +96,30 @@ public:
             else store_->remove(key);
             forward_update(r, key, std::move(agg), std::nullopt);
         }
+        if (emit_final_) maybe_forward_final(r, close_time);
     }
 
 private:
+    /// Sessions that closed since the last emission: ends in [last close time, close time - 1].
+    void maybe_forward_final(const record<K, V>& r, std::int64_t close_time) {
+        if (!emitter_.should_emit(*ctx_, close_time)) return;
+        const std::int64_t upper = close_time - 1;
+        if (upper < 0) return;
+        const std::int64_t lower = std::max<std::int64_t>(0, emitter_.last_close_time());
+        if (lower > upper) return;
+        // Sessions ending in [lower, upper] (a session starts no later than it ends).
+        std::vector<key_value<windowed<K>, Agg>> rows;
+        for (auto& kv : store_->find_sessions(std::optional<K>{}, std::optional<K>{}, lower, upper).to_vector())
+            if (kv.key.window.end <= upper) rows.push_back(std::move(kv));
+        final_emitter::sort_time_first(rows, key_serde_, [](const auto& kv) { return kv.key.window.end; },
+                                       [](const auto& kv) { return kv.key.window.start; });
+        for (auto& kv : rows)
+            forward(record<windowed<K>, change<Agg>>{kv.key, {std::move(kv.value), std::nullopt}, kv.key.window.end, r.headers});
+        emitter_.emitted(close_time);
+    }
+
     void forward_update(const record<K, V>& r, const windowed<K>& key, std::optional<Agg> next, std::optional<Agg> old) {
+        if (emit_final_) return;
         record<windowed<K>, change<Agg>> out{key, {std::move(next), std::nullopt}, key.window.end, r.headers};
         if (send_old_) out.value.old_value = std::move(old);
         forwarder_.maybe_forward(out);
@@ -112,6 +135,9 @@ private:
     bool send_old_ = false;
     std::int64_t observed_stream_time_ = -1;  // Kafka's NO_TIMESTAMP
     session_forwarder<K, Agg> forwarder_;
+    bool emit_final_;
+    serde_ref<K> key_serde_;
+    final_emitter emitter_;
 };
 
 }  // namespace kstreams::dsl_detail

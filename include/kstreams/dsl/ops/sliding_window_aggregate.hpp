@@ -8,6 +8,7 @@
 // difference share the window [0, difference]. A window takes records while its end >= observed
 // stream time - grace; a record whose own left window is already closed is dropped and counted,
 // as are records with a null key or a null value. Results carry the largest timestamp in the window.
+// With emit_strategy::on_window_close a window is forwarded once, after it closes.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/final_emitter.hpp>
 #include <kstreams/dsl/ops/window_store_access.hpp>
 #include <kstreams/dsl/ops/windowed_forwarder.hpp>
 #include <kstreams/dsl/sliding_windows.hpp>
@@ -35,15 +37,15 @@ class sliding_window_aggregate_node final : public kstreams::detail::node {
 
 public:
     sliding_window_aggregate_node(std::string name, std::string store, std::shared_ptr<const table_info> info,
-                                  sliding_windows windows, Fold fold)
+                                  sliding_windows windows, Fold fold, bool emit_final, serde_ref<K> key_serde)
         : node(std::move(name)), store_name_(std::move(store)), info_(std::move(info)), diff_(windows.time_difference()),
-          grace_(windows.grace()), fold_(std::move(fold)) {}
+          grace_(windows.grace()), fold_(std::move(fold)), emit_final_(emit_final), key_serde_(std::move(key_serde)) {}
 
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
         store_ = &timestamped_window_store<K, Agg>(ctx, store_name_, *this);
         send_old_ = info_->send_old_values;
-        forwarder_.init(*this, *store_, send_old_);
+        forwarder_.init(*this, *store_, send_old_, !emit_final_);
     }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
@@ -59,9 +61,25 @@ public:
         }
         if (r.timestamp < diff_) process_early(r);
         else process_reverse(r);
+        if (emit_final_) maybe_forward_final(r);
     }
 
 private:
+    /// Windows that closed since the last emission: starts in [lower, close time - difference - 1].
+    void maybe_forward_final(const record<K, V>& r) {
+        if (!emitter_.should_emit(*ctx_, close_time_)) return;
+        const std::int64_t upper = close_time_ - diff_ - 1;
+        if (upper < 0) return;
+        const std::int64_t last = emitter_.last_close_time();
+        const std::int64_t lower = last == -1 ? 0 : std::max<std::int64_t>(0, last - diff_);
+        auto rows = store_->fetch_all(lower, upper).to_vector();
+        final_emitter::sort_time_first(rows, key_serde_, [](const auto& kv) { return kv.key.window.start; },
+                                       [](const auto&) { return std::int64_t{0}; });
+        for (auto& kv : rows)
+            forward(record<windowed<K>, change<Agg>>{kv.key, {std::move(kv.value.value), std::nullopt}, kv.value.timestamp, r.headers});
+        emitter_.emitted(close_time_);
+    }
+
     /// Kafka's ValueAndTimestamp.make: no row for a null aggregate.
     static std::optional<vt> make(std::optional<Agg> a, std::int64_t ts) {
         if (!a) return std::nullopt;
@@ -157,6 +175,7 @@ private:
     }
 
     void forward_update(const record<K, V>& r, window w, std::optional<Agg> next, std::optional<Agg> old, std::int64_t ts) {
+        if (emit_final_) return;
         record<windowed<K>, change<Agg>> out{{r.key, w}, {std::move(next), std::nullopt}, ts, r.headers};
         if (send_old_) out.value.old_value = std::move(old);
         forwarder_.maybe_forward(out);
@@ -172,6 +191,9 @@ private:
     std::int64_t observed_stream_time_ = -1;  // Kafka's NO_TIMESTAMP
     std::int64_t close_time_ = 0;
     windowed_forwarder<K, Agg> forwarder_;
+    bool emit_final_;
+    serde_ref<K> key_serde_;
+    final_emitter emitter_;
 };
 
 }  // namespace kstreams::dsl_detail

@@ -4,7 +4,8 @@
 // the observed stream time is the largest timestamp this processor has seen. Each closed window a
 // record falls in counts one dropped (late) record. A record with a null key is dropped and
 // counted; a null value is passed to the aggregator, as Kafka does. The result's timestamp is the
-// largest timestamp aggregated into the window.
+// largest timestamp aggregated into the window. With emit_strategy::on_window_close nothing is
+// forwarded on update; windows are forwarded once, after they close (final_emitter.hpp).
 #pragma once
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/final_emitter.hpp>
 #include <kstreams/dsl/ops/window_store_access.hpp>
 #include <kstreams/dsl/ops/windowed_forwarder.hpp>
 #include <kstreams/dsl/time_windows.hpp>
@@ -49,15 +51,15 @@ template <class K, class V, class Agg, class Fold>
 class window_aggregate_node final : public kstreams::detail::node {
 public:
     window_aggregate_node(std::string name, std::string store, std::shared_ptr<const table_info> info,
-                          time_windows windows, Fold fold)
+                          time_windows windows, Fold fold, bool emit_final, serde_ref<K> key_serde)
         : node(std::move(name)), store_name_(std::move(store)), info_(std::move(info)), windows_(windows),
-          fold_(std::move(fold)) {}
+          fold_(std::move(fold)), emit_final_(emit_final), key_serde_(std::move(key_serde)) {}
 
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
         store_ = &timestamped_window_store<K, Agg>(ctx, store_name_, *this);
         send_old_ = info_->send_old_values;
-        forwarder_.init(*this, *store_, send_old_);
+        forwarder_.init(*this, *store_, send_old_, !emit_final_);
     }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
@@ -82,11 +84,29 @@ public:
             record<windowed<K>, change<Agg>> out{{r.key, w}, {std::move(next), std::nullopt}, ts, r.headers};
             // Kafka passes the window's starting aggregate (the initializer's) as the old value.
             if (send_old_) out.value.old_value = std::move(base);
-            forwarder_.maybe_forward(out);
+            if (!emit_final_) forwarder_.maybe_forward(out);
         }
+        if (emit_final_) maybe_forward_final(r, close_time);
     }
 
 private:
+    /// Windows that closed since the last emission: starts in [lower, close time - size].
+    void maybe_forward_final(const record<K, V>& r, std::int64_t close_time) {
+        if (!emitter_.should_emit(*ctx_, close_time)) return;
+        const std::int64_t upper = close_time - windows_.size();
+        if (upper < 0) return;
+        const std::int64_t last = emitter_.last_close_time();
+        const std::int64_t lower = last == -1 ? 0 : std::max<std::int64_t>(0, last - windows_.size()) + 1;
+        // Kafka skips the look when no window starts in (lower - 1, upper].
+        if (last != -1 && windows_.windows_for(upper) == windows_.windows_for(lower - 1)) return;
+        auto rows = store_->fetch_all(lower, upper).to_vector();
+        final_emitter::sort_time_first(rows, key_serde_, [](const auto& kv) { return kv.key.window.start; },
+                                       [](const auto&) { return std::int64_t{0}; });
+        for (auto& kv : rows)
+            forward(record<windowed<K>, change<Agg>>{kv.key, {std::move(kv.value.value), std::nullopt}, kv.value.timestamp, r.headers});
+        emitter_.emitted(close_time);
+    }
+
     std::string store_name_;
     std::shared_ptr<const table_info> info_;
     time_windows windows_;
@@ -95,6 +115,9 @@ private:
     bool send_old_ = false;
     std::int64_t observed_stream_time_ = -1;  // Kafka's NO_TIMESTAMP
     windowed_forwarder<K, Agg> forwarder_;
+    bool emit_final_;
+    serde_ref<K> key_serde_;
+    final_emitter emitter_;
 };
 
 }  // namespace kstreams::dsl_detail

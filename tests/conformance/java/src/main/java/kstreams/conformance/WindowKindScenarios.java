@@ -7,10 +7,14 @@ import static kstreams.conformance.Harness.Type.X;
 import java.time.Duration;
 import java.util.Map;
 
+import java.nio.charset.StandardCharsets;
+
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.EmitStrategy;
+import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
@@ -103,7 +107,30 @@ final class WindowKindScenarios {
         showTo(t, topic, PSL);
     }
 
+    /** A value serde that writes strings reversed: shows which serde wrote a topic. */
+    static final Serde<String> REVERSED = Serdes.serdeFrom(
+        (topic, v) -> v == null ? null : new StringBuilder(v).reverse().toString().getBytes(StandardCharsets.UTF_8),
+        (topic, b) -> b == null ? null : new StringBuilder(new String(b, StandardCharsets.UTF_8)).reverse().toString());
+
     static void register(Map<String, Main.Scenario> scenarios) {
+        // reduce (plain, windowed, session) writes its table with the grouping's value serde when
+        // materialized gives none; the sinks below take the table's serdes.
+        scenarios.put("reduce_inherits_value_serde", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", WindowScenarios.SS).groupByKey(Grouped.with(Serdes.String(), REVERSED));
+            g.reduce((x, y) -> x + "+" + y).toStream().to("out");
+            g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10))).reduce((x, y) -> x + "+" + y).toStream()
+                .selectKey((w, v) -> WindowScenarios.show(w)).to("out-window");
+            g.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(10))).reduce((x, y) -> x + "+" + y).toStream()
+                .selectKey((w, v) -> WindowScenarios.show(w)).to("out-session");
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out", S, S).output("out-window", S, S)
+                .output("out-session", S, S);
+            h.pipe("in", "a", "ab", 1);
+            h.pipe("in", "a", "cd", 2);
+            h.pipe("in", "b", "ef", 15);
+            h.finish();
+        });
+
         // emit on window close: time windows (tumbling with grace, hopping), sliding and session
         // windows, each on RocksDB and in memory, at the default retention and a longer one.
         scenarios.put("window_emit_on_close", out -> {

@@ -1,0 +1,54 @@
+// Emitting closed windows' final results (emit_strategy::on_window_close; Kafka's
+// AbstractKStreamTimeWindowAggregateProcessor.maybeForwardFinalResult): after a record, if the
+// emit interval of wall-clock time has passed since the last look and the close time moved, the
+// windows closed since the last emission are read from the store, in time order then by key
+// bytes (as Kafka's time-ordered stores return them), and forwarded with their final aggregates.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <kstreams/detail/task_context.hpp>
+#include <kstreams/dsl/serde_ref.hpp>
+
+namespace kstreams::dsl_detail {
+
+class final_emitter {
+public:
+    /// Kafka's shouldEmitFinal: throttled by wall-clock time, then only if windows may have closed.
+    bool should_emit(kstreams::detail::task_context& ctx, std::int64_t close_time) {
+        const std::int64_t now = ctx.wall_clock_time();
+        if (now < next_time_to_emit_) return false;
+        next_time_to_emit_ = now + ctx.windowed_aggregation_emit_interval_ms();
+        return last_close_time_ == -1 || last_close_time_ < close_time;
+    }
+    /// The close time of the last emission; -1 before the first.
+    std::int64_t last_close_time() const { return last_close_time_; }
+    void emitted(std::int64_t close_time) { last_close_time_ = close_time; }
+
+    /// Sorts `rows` by (time_of(row), key bytes, then_of(row)): Kafka's time-first key schemas.
+    template <class K, class Row, class Time, class Then>
+    static void sort_time_first(std::vector<Row>& rows, const serde_ref<K>& ks, Time time_of, Then then_of) {
+        std::vector<std::tuple<std::int64_t, std::string, std::int64_t, std::size_t>> order;
+        order.reserve(rows.size());
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            std::string bytes;
+            ks.serialize(rows[i].key.key, bytes);
+            order.emplace_back(time_of(rows[i]), std::move(bytes), then_of(rows[i]), i);
+        }
+        std::sort(order.begin(), order.end());
+        std::vector<Row> sorted;
+        sorted.reserve(rows.size());
+        for (const auto& o : order) sorted.push_back(std::move(rows[std::get<3>(o)]));
+        rows = std::move(sorted);
+    }
+
+private:
+    std::int64_t last_close_time_ = -1;
+    std::int64_t next_time_to_emit_ = 0;
+};
+
+}  // namespace kstreams::dsl_detail
