@@ -21,6 +21,7 @@
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/kafka/consumer_close.hpp"
 #include "lib/kafka/kafka_collector.hpp"
 #include "lib/kafka/kafka_ports.hpp"
 #include "lib/runtime/task_manager.hpp"
@@ -86,6 +87,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     bool failed = false;
     bool armed = false;       ///< an fd wait is pending
     bool rebalancing = false;  ///< told the app; ends once the assigned tasks are restored
+    bool consumer_unclosed = false;  ///< its close did not finish within the close's time
     bool closing = false;      ///< the consumer is closing: rebalances are applied in the callback
     struct pending_change {
         bool assign = false;
@@ -147,7 +149,11 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         restore_queue.reset();
         producer_queue.reset();
         sink_queue.reset();
+        if (consumer_unclosed) kafka::destroy_unclosed(std::move(consumer));
         consumer.reset();
+        // The restore consumer only ever assigns, but its close still talks to the coordinator.
+        if (restore_consumer && !kafka::close_consumer_within(restore_consumer.get(), remaining()))
+            kafka::destroy_unclosed(std::move(restore_consumer));
         restore_consumer.reset();
         collector.reset();
         if (pipe_w >= 0) ::close(std::exchange(pipe_w, -1));
@@ -607,7 +613,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         tasks->close(true);
         publish_metrics();
         closing = true;
-        rd_kafka_consumer_close(consumer.get());
+        close_consumer();
         collector->flush(remaining());
         KSTREAMS_LOG(info, name + ": stopped");
     }
@@ -622,7 +628,17 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             KSTREAMS_LOG(warn, name + ": " + e.what());
         }
         closing = true;
-        if (consumer) rd_kafka_consumer_close(consumer.get());
+        if (consumer) close_consumer();
+    }
+
+    /// Leaves the group within what is left of the close's time (the rebalance it causes is
+    /// applied in the callback, at once); past it the consumer is dropped unclosed at teardown and
+    /// the group notices by session timeout.
+    void close_consumer() {
+        if (kafka::close_consumer_within(consumer.get(), remaining())) return;
+        consumer_unclosed = true;
+        KSTREAMS_LOG(warn, name + ": the consumer did not leave the group within the close timeout; the group "
+                                  "will notice by session timeout");
     }
 };
 

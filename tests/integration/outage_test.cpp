@@ -149,3 +149,56 @@ TEST_CASE("a dead address at start is an error within startup_timeout, not a han
     CHECK(std::chrono::steady_clock::now() - before < 20s);
     CHECK(app.state() == streams_state::error);
 }
+
+/// Stops the broker from answering (SIGSTOP: its sockets stay open) for the guard's life.
+struct hang {
+    hang() { broker_control("freeze"); }
+    ~hang() { broker_control("thaw"); }
+};
+
+/// A running pass-through app that has processed 20 records.
+std::unique_ptr<kafka_streams> running_app(const std::string& name, std::atomic<bool>& hold) {
+    const auto in = test::unique("outage-in"), out = test::unique("outage-out");
+    test::create_topics({{in, 1}, {out, 1}});
+    auto cfg = test::broker_config(test::unique(name), test::temp_state_dir(name));
+    cfg.task_timeout = 120s;
+    auto app = std::make_unique<kafka_streams>(held_pass_through(in, out, hold), cfg);
+    app->start();
+    REQUIRE(app->wait_until(streams_state::running, 60s));
+    test::topic_writer writer(test::broker());
+    for (int i = 0; i < 20; ++i) writer.send(in, std::string("k"), "v" + std::to_string(i));
+    writer.flush();
+    test::topic_reader reader(test::broker(), {out});
+    REQUIRE(read_values(reader, 20, 60s).size() == 20);
+    return app;
+}
+
+/// close(2 s) and destruction of `app`, timed.
+std::chrono::milliseconds timed_close(std::unique_ptr<kafka_streams> app) {
+    const auto since = std::chrono::steady_clock::now();
+    app->close(2s);  // returns by its timeout, whether or not the clients let go
+    CHECK(std::chrono::steady_clock::now() - since < 6s);
+    app.reset();  // the client's threads and librdkafka handles are gone
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - since);
+}
+
+TEST_CASE("close(timeout) while the broker is down or hung bounds every client's shutdown, the group leave included") {
+    if (!controllable()) return;
+    std::atomic<bool> hold{false};
+    // Generous against a slow machine; without a bound the consumer's close waits for the
+    // coordinator and the producer for its own flush, for tens of seconds.
+    SUBCASE("the broker is down") {
+        auto app = running_app("outage-close-down", hold);
+        outage down;
+        std::this_thread::sleep_for(1s);
+        const auto took = timed_close(std::move(app));
+        CHECK_MESSAGE(took < 12s, "close(2s) and destruction took " << took.count() << " ms");
+    }
+    SUBCASE("the broker hangs") {
+        auto app = running_app("outage-close-hung", hold);
+        hang frozen;
+        std::this_thread::sleep_for(1s);
+        const auto took = timed_close(std::move(app));
+        CHECK_MESSAGE(took < 12s, "close(2s) and destruction took " << took.count() << " ms");
+    }
+}
