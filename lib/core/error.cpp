@@ -1,4 +1,4 @@
-// The kstreams error category and small out-of-line helpers of the public headers.
+// Small out-of-line helpers of the public headers.
 #include <cxxabi.h>
 
 #include <cstdlib>
@@ -11,35 +11,6 @@
 #include <kstreams/serde.hpp>
 
 namespace kstreams {
-
-namespace {
-class category final : public std::error_category {
-public:
-    const char* name() const noexcept override { return "kstreams"; }
-    std::string message(int e) const override {
-        switch (static_cast<errc>(e)) {
-            case errc::ok: return "ok";
-            case errc::broker_unreachable: return "broker unreachable";
-            case errc::topic_missing: return "topic missing";
-            case errc::partition_count_mismatch: return "partition count mismatch";
-            case errc::serialization_failed: return "serialization failed";
-            case errc::deserialization_failed: return "deserialization failed";
-            case errc::store_io: return "state store I/O error";
-            case errc::store_corrupted: return "state store corrupted";
-            case errc::task_migrated: return "task migrated";
-            case errc::timed_out: return "timed out";
-            case errc::fenced: return "producer fenced";
-            case errc::invalid_config: return "invalid configuration";
-        }
-        return "unknown kstreams error";
-    }
-};
-}  // namespace
-
-const std::error_category& kstreams_category() noexcept {
-    static const category c;
-    return c;
-}
 
 namespace detail {
 

@@ -37,12 +37,18 @@ public:
     std::int64_t advance() const { return advance_; }
     std::int64_t grace() const { return grace_; }
 
-    /// The windows a record at `ts` falls in, by start time: every window with start <= ts < start + size
-    /// (none start before 0, as Kafka's).
+    /// Calls `fn(window)` for each window a record at `ts` falls in, by ascending start: every window with
+    /// start <= ts < start + size (none start before 0, as Kafka's). No allocation: this is per record.
+    template <class Fn>
+    void for_each_window(std::int64_t ts, Fn&& fn) const {
+        for (std::int64_t start = std::max<std::int64_t>(0, ts - size_ + advance_) / advance_ * advance_; start <= ts;
+             start += advance_)
+            fn(window{start, start + size_});
+    }
+    /// The same windows as a list (for tests and the once-per-emission checks).
     std::vector<window> windows_for(std::int64_t ts) const {
-        std::int64_t start = std::max<std::int64_t>(0, ts - size_ + advance_) / advance_ * advance_;
         std::vector<window> out;
-        for (; start <= ts; start += advance_) out.push_back({start, start + size_});
+        for_each_window(ts, [&](const window& w) { out.push_back(w); });
         return out;
     }
 

@@ -69,10 +69,10 @@ public:
         }
         observed_stream_time_ = std::max(observed_stream_time_, r.timestamp);
         const std::int64_t close_time = observed_stream_time_ - windows_.grace();
-        for (const window& w : windows_.windows_for(r.timestamp)) {
+        windows_.for_each_window(r.timestamp, [&](const window& w) {
             if (w.end <= close_time) {
                 ctx_->record_dropped(metric::dropped_late, *this);
-                continue;
+                return;
             }
             const auto old = store_->fetch(r.key, w.start);
             std::optional<Agg> base = old ? std::optional<Agg>(old->value) : fold_.initial();
@@ -85,7 +85,7 @@ public:
             // Kafka passes the window's starting aggregate (the initializer's) as the old value.
             if (send_old_) out.value.old_value = std::move(base);
             if (!emit_final_) forwarder_.maybe_forward(out);
-        }
+        });
         if (emit_final_) maybe_forward_final(r, close_time);
     }
 
