@@ -1,14 +1,23 @@
-// The end-to-end benchmark's driver (scripts/bench-e2e runs it): loads the input topic once, then
-// runs one app (kstreams or Java Kafka Streams, any command) and times it from the moment it says
-// it starts its streams until it is done with its input (see measure()), then checks the output.
-// The same driver watches both apps, so both are measured the same way.
+// The end-to-end benchmark's driver (scripts/bench-e2e runs it): loads the input topics once, then
+// runs one app (kstreams, Java Kafka Streams or the hand-written loop: any command) and times it from
+// the moment it says it starts its streams until it is done with its input (see measure()), then
+// checks the output. The same driver watches every app, so all are measured the same way.
 //
 //   e2e_driver preload BOOTSTRAP TOPIC PARTITIONS RECORDS KEYS
 //   e2e_driver create BOOTSTRAP TOPIC PARTITIONS
-//   e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT passthrough|stateless|stateful RECORDS KEYS -- COMMAND...
+//   e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT PIPELINE RECORDS KEYS -- COMMAND...
 //
-// Records i = 0..RECORDS-1 have key "key-<i % KEYS>" and value "value-<i>". The stateless pipeline
-// keeps values not ending in '0' (uppercased); the stateful one counts per key.
+// As Kafka's SimpleBenchmark: record i = 0..RECORDS-1 has a 4-byte big-endian int key i % KEYS and a
+// 100-byte value "value-<i, zero-padded>", timestamped base + i / 100 ms (100 records per
+// millisecond, so the hopping windows and the join window see event time move). Beside TOPIC,
+// preload writes its companions with the same partition count: TOPIC-table (one row per key,
+// timestamped before every input record) for the stream-table join, and TOPIC-side (one record per
+// key every 15 s of the input's time span) for the stream-stream join.
+//
+// Pipelines: passthrough, stateless (values not ending in '0', uppercased), count / stateful (count
+// per key, 10 MiB cache), count_nocache (cache 0), hopping_count (1 s windows advancing 500 ms),
+// kv_store (Processor API get+put on an uncached RocksDB store, the new count forwarded),
+// table_join (stream-table left join), stream_join (stream-stream left join, 10 s, grace 30 s).
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -75,37 +84,76 @@ std::int32_t partition_count(const std::string& bootstrap, const std::string& to
     return *n;
 }
 
-int preload(const std::string& bootstrap, const std::string& topic, std::int32_t partitions, std::int64_t records,
-            std::int64_t keys) {
-    create_topic(bootstrap, topic, partitions);
-    auto conf = kafka::make_conf({{"bootstrap.servers", bootstrap},
-                                  {"partitioner", "murmur2_random"},
-                                  {"linger.ms", "20"},
-                                  {"batch.size", "1000000"},
-                                  {"queue.buffering.max.messages", "1000000"},
-                                  {"log_level", "3"}},
-                                 "producer");
-    auto rk = kafka::make_client(RD_KAFKA_PRODUCER, std::move(conf), "producer");
-    const auto start = clock_type::now();
-    char key[32], value[32];
-    for (std::int64_t i = 0; i < records; ++i) {
-        const int kn = std::snprintf(key, sizeof key, "key-%05lld", static_cast<long long>(i % keys));
-        const int vn = std::snprintf(value, sizeof value, "value-%lld", static_cast<long long>(i));
+/// Input record i's timestamp: 100 records per millisecond from `base`.
+std::int64_t input_timestamp(std::int64_t base, std::int64_t i) { return base + i / 100; }
+constexpr std::int64_t side_every_ms = 15000;
+
+/// The side stream's timestamps for one key: every 15 s from base to past the input's last one.
+std::vector<std::int64_t> side_timestamps(std::int64_t base, std::int64_t records) {
+    std::vector<std::int64_t> ts;
+    for (std::int64_t t = base; t <= input_timestamp(base, records) + side_every_ms; t += side_every_ms) ts.push_back(t);
+    return ts;
+}
+
+class loader {
+public:
+    explicit loader(const std::string& bootstrap)
+        : rk_(kafka::make_client(RD_KAFKA_PRODUCER,
+                                 kafka::make_conf({{"bootstrap.servers", bootstrap},
+                                                   {"partitioner", "murmur2_random"},
+                                                   {"linger.ms", "20"},
+                                                   {"batch.size", "1000000"},
+                                                   {"queue.buffering.max.messages", "1000000"},
+                                                   {"log_level", "3"}},
+                                                  "producer"),
+                                 "producer")) {}
+
+    void send(const std::string& topic, std::int32_t key, const std::string& value, std::int64_t ts) {
+        const unsigned char k[4] = {static_cast<unsigned char>(key >> 24), static_cast<unsigned char>(key >> 16),
+                                    static_cast<unsigned char>(key >> 8), static_cast<unsigned char>(key)};
         for (;;) {
-            rd_kafka_resp_err_t err = rd_kafka_producev(rk.get(), RD_KAFKA_V_TOPIC(topic.c_str()),
-                                                        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                                                        RD_KAFKA_V_KEY(key, static_cast<std::size_t>(kn)),
-                                                        RD_KAFKA_V_VALUE(value, static_cast<std::size_t>(vn)),
-                                                        RD_KAFKA_V_END);
+            rd_kafka_resp_err_t err = rd_kafka_producev(rk_.get(), RD_KAFKA_V_TOPIC(topic.c_str()),
+                                                        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(k, 4),
+                                                        RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
+                                                        RD_KAFKA_V_TIMESTAMP(ts), RD_KAFKA_V_END);
             if (!err) break;
             if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) die(std::string("producing: ") + rd_kafka_err2str(err));
-            rd_kafka_poll(rk.get(), 10);
+            rd_kafka_poll(rk_.get(), 10);
         }
-        rd_kafka_poll(rk.get(), 0);
+        rd_kafka_poll(rk_.get(), 0);
     }
-    if (rd_kafka_flush(rk.get(), 120000)) die("preload: the producer did not deliver everything");
+    void flush() {
+        if (rd_kafka_flush(rk_.get(), 120000)) die("preload: the producer did not deliver everything");
+    }
+
+private:
+    kafka::rk_ptr rk_;
+};
+
+std::string value_of(std::int64_t i) {
+    char buf[128];
+    const int n = std::snprintf(buf, sizeof buf, "value-%094lld", static_cast<long long>(i));
+    return std::string(buf, static_cast<std::size_t>(n));
+}
+
+int preload(const std::string& bootstrap, const std::string& topic, std::int32_t partitions, std::int64_t records,
+            std::int64_t keys) {
+    for (const auto& t : {topic, topic + "-table", topic + "-side"}) create_topic(bootstrap, t, partitions);
+    // Event time starts ten minutes ago on a whole second, so windows line up the same in every run.
+    const std::int64_t base =
+        (std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count() -
+         600000) / 1000 * 1000;
+    const auto start = clock_type::now();
+    loader out(bootstrap);
+    for (std::int64_t k = 0; k < keys; ++k) out.send(topic + "-table", static_cast<std::int32_t>(k), value_of(k), base - 1000);
+    for (std::int64_t t : side_timestamps(base, records))
+        for (std::int64_t k = 0; k < keys; ++k) out.send(topic + "-side", static_cast<std::int32_t>(k), value_of(k), t);
+    for (std::int64_t i = 0; i < records; ++i)
+        out.send(topic, static_cast<std::int32_t>(i % keys), value_of(i), input_timestamp(base, i));
+    out.flush();
     const double s = std::chrono::duration<double>(clock_type::now() - start).count();
-    std::cerr << "e2e_driver: loaded " << records << " records into " << topic << " in " << s << " s\n";
+    std::cerr << "e2e_driver: loaded " << records << " records into " << topic << " (and its -table and -side) in " << s
+              << " s\n";
     // The broker creates its offsets topic at the first group's first request, which takes
     // seconds on a fresh broker: done here, so that the first app timed does not pay for it.
     auto warm = consumer(bootstrap, "e2e-warmup");
@@ -114,6 +162,20 @@ int preload(const std::string& bootstrap, const std::string& topic, std::int32_t
     if (rd_kafka_resp_err_t err = rd_kafka_commit(warm.get(), offsets.get(), 0))
         die(std::string("warming up the group coordinator: ") + rd_kafka_err2str(err));
     return 0;
+}
+
+/// How many records a pipeline that writes as it goes must write, or -1 for the aggregations (whose
+/// end is seen through the committed offsets). The stream-stream join writes one record per pair of
+/// an input record and a side record of its key at most 10 s apart (every input record has one).
+std::int64_t sink_records(const std::string& kind, std::int64_t records) {
+    if (kind == "passthrough" || kind == "table_join") return records;
+    if (kind == "stateless") return records - (records + 9) / 10;
+    if (kind != "stream_join") return -1;
+    std::int64_t pairs = 0;
+    const auto side = side_timestamps(0, records);
+    for (std::int64_t i = 0; i < records; ++i)
+        for (std::int64_t t : side) pairs += std::abs(t - input_timestamp(0, i)) <= 10000;
+    return pairs;
 }
 
 /// CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; 0 if unknown.
@@ -204,11 +266,11 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     const double app_cpu0 = cpu_seconds(child), broker_cpu0 = cpu_seconds(broker);
     ::fcntl(out[0], F_SETFL, O_NONBLOCK);
 
-    // The end: for the stateless app, when its output is complete (not later than its next
-    // commit); for the stateful one, when its committed offsets reach the end of the input (its
-    // counts leave the record cache at commits, so the last ones are written right before that).
-    const bool to_sink = kind == "stateless" || kind == "passthrough";
-    const std::int64_t stateless_expected = kind == "passthrough" ? records : records - (records + 9) / 10;
+    // The end: for a pipeline that writes as it goes, when its output is complete (not later than
+    // its next commit); for an aggregation, when its committed offsets reach the end of the input
+    // (its results leave the record cache at commits, so the last ones are written right before).
+    const std::int64_t sink_expected = sink_records(kind, records);
+    const bool to_sink = sink_expected >= 0;
     const std::int32_t output_partitions = partition_count(bootstrap, output);
     auto output_complete = [&] {
         std::int64_t produced = 0;
@@ -217,7 +279,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
             if (rd_kafka_query_watermark_offsets(watcher.get(), output.c_str(), p, &lo, &hi, 10000)) return false;
             produced += hi;
         }
-        return produced >= stateless_expected;
+        return produced >= sink_expected;
     };
     kafka::tpl_ptr tpl = kafka::make_tpl();
     for (std::int32_t p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(tpl.get(), input.c_str(), p);
@@ -257,16 +319,20 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     if (to_sink) {
         std::int64_t produced = 0;
         for (auto e : end_offsets(watcher.get(), output, output_partitions)) produced += e;
-        if (produced != stateless_expected)
-            die("the stateless app wrote " + std::to_string(produced) + " records, expected " +
-                std::to_string(stateless_expected));
+        if (produced != sink_expected)
+            die("the " + kind + " app wrote " + std::to_string(produced) + " records, expected " +
+                std::to_string(sink_expected));
         check = std::to_string(produced) + " output records";
     } else {
+        // Every input record counts once per window it falls in: twice for the hopping windows
+        // (none start before the epoch), once per key otherwise.
         auto [sum, nkeys] = latest_counts(bootstrap, output, output_partitions);
-        if (sum != records || static_cast<std::int64_t>(nkeys) != std::min(keys, records))
-            die("the stateful app's latest counts add up to " + std::to_string(sum) + " over " +
-                std::to_string(nkeys) + " keys, expected " + std::to_string(records) + " over " +
-                std::to_string(keys));
+        const std::int64_t expected_sum = kind == "hopping_count" ? 2 * records : records;
+        const bool keys_ok = kind == "hopping_count" || static_cast<std::int64_t>(nkeys) == std::min(keys, records);
+        if (sum != expected_sum || !keys_ok)
+            die("the " + kind + " app's latest counts add up to " + std::to_string(sum) + " over " +
+                std::to_string(nkeys) + " keys, expected " + std::to_string(expected_sum) +
+                (kind == "hopping_count" ? "" : " over " + std::to_string(keys)));
         check = "counts add up over " + std::to_string(nkeys) + " keys";
     }
     std::printf("RESULT %s %lld records %.3f s %.0f records/s cpu %.3f s %.2f cores %.3f us/rec broker %.2f cores (%s)\n",
@@ -294,6 +360,6 @@ int main(int argc, char** argv) {
     }
     std::cerr << "usage: e2e_driver preload BOOTSTRAP TOPIC PARTITIONS RECORDS KEYS\n"
                  "       e2e_driver create BOOTSTRAP TOPIC PARTITIONS\n"
-                 "       e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT passthrough|stateless|stateful RECORDS KEYS -- COMMAND...\n";
+                 "       e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT PIPELINE RECORDS KEYS -- COMMAND...\n";
     return 2;
 }
