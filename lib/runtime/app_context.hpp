@@ -5,13 +5,16 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <boost/asio/any_io_executor.hpp>
 
 #include <kstreams/detail/topology_model.hpp>
 #include <kstreams/state/restore_listener.hpp>
+#include <kstreams/state/state_store.hpp>
 #include <kstreams/streams.hpp>
 
 #include "lib/core/topology_groups.hpp"
@@ -38,6 +41,10 @@ struct app_context {
     /// The app's worker for blocking calls (librdkafka lookups, flushes, commits, opening stores),
     /// so that they never hold a thread of the executor that runs the tasks.
     boost::asio::any_io_executor blocking;
+    /// The global store of this name (the global thread's), or nullptr; unset without global
+    /// stores. Read under `global_lock`, which the global thread holds while it writes.
+    std::function<state_store*(std::string_view name)> global_store;
+    std::recursive_mutex* global_lock = nullptr;
     /// A thread entered (true) or left (false) a rebalance.
     std::function<void(int thread, bool rebalancing)> on_rebalance;
 };

@@ -1,5 +1,7 @@
 #include "lib/runtime/global_task.hpp"
 
+#include <algorithm>
+
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
@@ -58,6 +60,19 @@ void global_task::init() {
     }
     for (const auto& [idx, n] : by_index)
         for (std::size_t child : groups_.children[idx]) n->add_child(by_index.at(child));
+    // Each global store's topic: the source topic of the sub-topology its update processor is in.
+    for (const auto& sub : groups_.subtopologies) {
+        if (!sub.global) continue;
+        std::string topic;
+        for (std::size_t idx : sub.nodes)
+            if (model_.nodes[idx].kind == node_kind::source && !model_.nodes[idx].topics.empty())
+                topic = model_.nodes[idx].topics.front();
+        for (std::size_t idx : sub.nodes)
+            for (const auto& name : groups_.node_stores[idx])
+                if (state_store* st = find_store(name))
+                    if (std::none_of(store_topics_.begin(), store_topics_.end(), [&](const auto& e) { return e.first == st; }))
+                        store_topics_.emplace_back(st, topic);
+    }
     for (auto& n : nodes_) n->init(*this);
     initialized_ = true;
 }
@@ -106,6 +121,13 @@ void global_task::close() {
     for (auto& n : nodes_) n->close();
     for (state_store* store : store_order_) store->flush();
     for (state_store* store : store_order_) store->close();
+}
+
+void global_task::restore(state_store& store, std::span<const restore_record> batch) {
+    auto it = restorers_.find(store.name());
+    if (it == restorers_.end())
+        throw streams_error("global store " + store.name() + " registered no restore callback at init");
+    it->second(batch);
 }
 
 state_store* global_task::find_store(std::string_view name) {
@@ -163,9 +185,10 @@ std::filesystem::path global_task::task_directory() const {
     return env_.state_dir / "global";
 }
 
-void global_task::register_store(state_store&, restore_callback) {
-    // Nothing to register: a global store has no changelog; the runner replays its source topic
-    // through the update processor.
+void global_task::register_store(state_store& store, restore_callback restore) {
+    // No changelog: the Kafka runtime's global thread restores the store from its source topic
+    // through this callback (the test driver has nothing to restore).
+    restorers_[store.name()] = std::move(restore);
 }
 
 void global_task::log_change(std::string_view store_name, std::string_view, std::optional<std::string_view>,

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,12 @@ public:
     state_store* find_store(std::string_view name);
     const std::vector<state_store*>& stores() const { return store_order_; }
     bool has_persistent_stores() const;
+    /// The topic each global store is filled from (Kafka's storeToChangelogTopic), by store.
+    const std::vector<std::pair<state_store*, std::string>>& store_topics() const { return store_topics_; }
+    /// Writes raw records of a store's topic into it through the restore callback it registered
+    /// (Kafka's global restore: the update processor does not run, the store's own conversion
+    /// does, e.g. a timestamped store's timestamp in front of the value).
+    void restore(state_store& store, std::span<const restore_record> batch);
 
     // task_context
     std::string_view application_id() const override { return env_.application_id; }
@@ -85,6 +92,8 @@ private:
     std::map<const node*, std::size_t> node_def_index_;
     std::map<std::string, std::unique_ptr<state_store>, std::less<>> stores_;
     std::vector<state_store*> store_order_;
+    std::vector<std::pair<state_store*, std::string>> store_topics_;
+    std::map<std::string, restore_callback, std::less<>> restorers_;  ///< by store name
     store_resources resources_;
     record_metadata metadata_;
     bool has_metadata_ = false;

@@ -14,6 +14,7 @@
 #include "lib/core/log.hpp"
 #include "lib/kafka/topic_admin.hpp"
 #include "lib/runtime/app_context.hpp"
+#include "lib/runtime/global_thread.hpp"
 #include "lib/runtime/metrics_reporter.hpp"
 #include "lib/runtime/stream_thread.hpp"
 #include "lib/state/task_directory_lock.hpp"
@@ -52,6 +53,8 @@ struct kafka_streams::impl {
     std::mutex listener_mutex;
     state_listener listener;
     exception_handler handler;
+    /// The global stream thread (global stores); it outlives the stream threads, which read them.
+    std::unique_ptr<detail::global_thread> global;
     std::vector<std::unique_ptr<detail::stream_thread>> threads;
     std::vector<std::unique_ptr<detail::stream_thread>> retired;
     int live_threads = 0;
@@ -62,6 +65,10 @@ struct kafka_streams::impl {
     kstreams::metrics summed_metrics() const {
         kstreams::metrics sum;
         std::lock_guard lock(mutex);
+        if (global) {
+            const kstreams::metrics m = global->metrics();
+            for (const auto& [name, value] : m.all()) sum.counter(name) += value;
+        }
         for (const auto* list : {&threads, &retired})
             for (const auto& t : *list) {
                 const kstreams::metrics m = t->metrics();
@@ -122,6 +129,41 @@ struct kafka_streams::impl {
             if (!first_error) first_error = e;
         }
         set_state(streams_state::pending_error);
+        if (global) global->request_stop();  // Kafka's closeToError stops the global thread too
+    }
+
+    /// Runs on the global thread when it died of an error after its restore: the app goes to ERROR
+    /// whatever the handler says (Kafka Streams: "The global thread cannot be replaced").
+    void global_died(std::exception_ptr e) {
+        {
+            std::lock_guard lock(mutex);
+            if (state == streams_state::pending_shutdown || state == streams_state::not_running ||
+                state == streams_state::pending_error || state == streams_state::error) {
+                if (!first_error) first_error = e;
+                return;
+            }
+        }
+        exception_handler h;
+        {
+            std::lock_guard lock(mutex);
+            h = handler;
+        }
+        if (h) {
+            try {
+                if (h(e) == uncaught_exception_response::replace_thread)
+                    KSTREAMS_LOG(warn, "stream-client " + ctx.config.application_id +
+                                           ": the global thread cannot be replaced; shutting down the client");
+            } catch (...) {
+            }
+        }
+        fail(e);
+        bool last;
+        {
+            std::lock_guard lock(mutex);
+            for (auto& t : threads) t->request_stop();
+            last = live_threads == 0;
+        }
+        if (last) set_state(streams_state::error);
     }
 
     std::map<std::string, std::string> common_settings() const {
@@ -239,9 +281,6 @@ struct kafka_streams::impl {
                 (*ctx.sink_producer_settings)["bootstrap.servers"] =
                     is_embedded(cfg.sink_bootstrap_servers) ? bootstrap : cfg.sink_bootstrap_servers;
             }
-            if (groups.has_global())
-                throw streams_error("the topology has global stores (global_table / add_global_store): the Kafka "
-                                    "runtime does not run them yet; use the test driver");
             kafka::topic_admin admin(merged(common, cfg.admin), cfg.startup_timeout, cluster);
             ctx.plan = detail::plan_topics(topo.model(), groups, admin,
                                            {cfg.application_id, cfg.replication_factor, own_cluster != nullptr,
@@ -258,6 +297,21 @@ struct kafka_streams::impl {
             throw;
         }
         set_state(streams_state::rebalancing);
+        if (groups.has_global()) {
+            // As Kafka's KafkaStreams.start(): the global stores are restored before it returns
+            // and before any stream thread processes.
+            global = std::make_unique<detail::global_thread>(ctx, [this](std::exception_ptr e) { global_died(e); });
+            ctx.global_store = [this](std::string_view name) { return global->find_store(name); };
+            ctx.global_lock = &global->lock();
+            try {
+                global->start();
+            } catch (...) {
+                auto e = std::current_exception();
+                fail(e);
+                set_state(streams_state::error);
+                throw;
+            }
+        }
         pool = std::make_unique<boost::asio::thread_pool>(static_cast<std::size_t>(ctx.config.num_stream_threads));
         workers = std::make_unique<boost::asio::thread_pool>(2);
         ctx.blocking = workers->get_executor();
@@ -286,6 +340,11 @@ struct kafka_streams::impl {
         for (auto* t : all) t->request_stop(deadline);
         bool ok = true;
         for (auto* t : all) ok = t->join_until(deadline) && ok;
+        if (global) {
+            // After the stream threads: their tasks read the global stores.
+            global->request_stop();
+            ok = global->join_until(deadline) && ok;
+        }
         if (ok) reporter.reset();  // its last report holds the final counters
         if (ok) set_state(streams_state::not_running);
         return ok;
@@ -318,6 +377,7 @@ kafka_streams::~kafka_streams() {
         impl_->pool->join();
     }
     if (impl_->workers) impl_->workers->join();  // the threads waited for their jobs
+    impl_->global.reset();
 }
 
 void kafka_streams::start() { impl_->start(); }

@@ -126,6 +126,7 @@ bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
     metadata_ = {raw.topic, raw.partition, raw.offset};
     has_metadata_ = true;
     current_record_ = {timestamp, nullptr};  // the source's forward adds the headers
+    const auto guard = global_guard();
     try {
         src.process_raw(raw, timestamp);
     } catch (const streams_error&) {
@@ -147,6 +148,7 @@ bool stream_task::maybe_punctuate_stream_time() {
     if (stream_punctuation_waiting_) return false;  // after the records in flight
     return stream_time_punctuations_.maybe_punctuate(stream_time_, [&](node& owner, punctuator& cb, std::int64_t now, bool) {
         current_record_ = {now, nullptr};  // a punctuation has no headers
+        const auto guard = global_guard();
         try {
             cb(now);
         } catch (const streams_error&) {
@@ -164,6 +166,7 @@ bool stream_task::maybe_punctuate_wall_clock() {
     if (wall_punctuation_waiting_) return false;  // after the records in flight
     return wall_clock_punctuations_.maybe_punctuate(now, [&](node& owner, punctuator& cb, std::int64_t at, bool) {
         current_record_ = {at, nullptr};
+        const auto guard = global_guard();
         try {
             cb(at);
         } catch (const streams_error&) {
@@ -192,7 +195,10 @@ state_store& stream_task::store(std::string_view name, const node& asker) {
     const auto& connected = groups_.node_stores[idx->second];
     if (std::find(connected.begin(), connected.end(), name) == connected.end()) {
         if (env_.global_store)
-            if (state_store* global = env_.global_store(name)) return *global;
+            if (state_store* global = env_.global_store(name)) {
+                if (env_.global_lock) reads_global_ = true;
+                return *global;
+            }
         throw topology_error("processor " + asker.name() + " is not connected to store " + std::string(name) +
                              "; connect it with add_state_store(..., {\"" + asker.name() +
                              "\"}) or connect_processor_and_state_stores");
@@ -235,6 +241,7 @@ std::string stream_task::where() const {
 }
 
 void stream_task::flush() {
+    const auto guard = global_guard();  // the caches forward downstream
     for (state_store* store : store_order_) store->flush_cache();
 }
 
@@ -245,6 +252,7 @@ void stream_task::flush_stores() {
 void stream_task::close(bool clean) {
     if (!initialized_) return;
     initialized_ = false;
+    const auto guard = global_guard();
     // As Kafka's clean close: caches forward what they hold before processors and stores close.
     if (!clean && resources_.cache) resources_.cache->discard(cache_namespace(id_, ""));
     for (state_store* store : store_order_) store->flush_cache();
@@ -344,6 +352,7 @@ void stream_task::resume_async(void* token, void (*fn)(void*), void* arg) {
     } saved{*this, metadata_, has_metadata_, current_record_};
     metadata_ = r.metadata;
     has_metadata_ = r.anchored;
+    const auto guard = global_guard();
     fn(arg);
 }
 

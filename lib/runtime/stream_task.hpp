@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,6 +57,10 @@ struct task_environment {
     /// The instance's global store of this name (global_task.hpp), or nullptr: every processor
     /// may read a global store without being connected to it.
     std::function<state_store*(std::string_view name)> global_store;
+    /// Set by a runner whose global stores are written by another thread (the Kafka runtime's
+    /// global thread, which holds it while it writes): a task whose processors read a global store
+    /// holds it while they run (a record, a punctuation, a cache flush, an async completion).
+    std::recursive_mutex* global_lock = nullptr;
 };
 
 /// A store's changelog and how to replay it.
@@ -171,6 +176,10 @@ public:
 
 private:
     std::string where() const;
+    /// Holds the global stores' lock while processors that read them run (see global_lock).
+    std::unique_lock<std::recursive_mutex> global_guard() const {
+        return reads_global_ ? std::unique_lock(*env_.global_lock) : std::unique_lock<std::recursive_mutex>();
+    }
     /// An unreadable checkpoint file: wipes the logged stores' directories and deletes the file.
     void drop_stores_of_unreadable_checkpoint();
 
@@ -201,6 +210,7 @@ private:
     std::int64_t stream_time_ = -1;
     record_metadata metadata_;
     bool has_metadata_ = false;
+    bool reads_global_ = false;  ///< a processor asked for a global store written by another thread
     bool commit_requested_ = false;
     bool initialized_ = false;
     bool skipped_ = false;  ///< the record being processed was skipped (log-and-continue)

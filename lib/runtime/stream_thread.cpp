@@ -178,6 +178,8 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
                                                                 static_cast<std::size_t>(cfg.num_stream_threads));
         env.stores.cache = cache.get();
         env.stores.rocksdb = ctx.rocksdb;
+        env.global_store = ctx.global_store;
+        env.global_lock = ctx.global_lock;
         // Async processors run on their task's strand (task_manager_config::make_task_executor);
         // each completion wakes the loop up.
         env.executor = strand;

@@ -146,6 +146,7 @@ topic_plan plan_topics(const topology_model& model, const topology_groups& group
 
     plan.task_count.resize(groups.subtopologies.size());
     for (std::size_t i = 0; i < groups.subtopologies.size(); ++i) {
+        if (groups.subtopologies[i].global) continue;  // read by the global thread, not by tasks
         std::int32_t n = 0;
         for (const auto& t : sources[i]) {
             n = std::max(n, count_of(t));
