@@ -19,23 +19,23 @@ namespace {
 using kstreams::detail::node_def;
 using kstreams::detail::node_kind;
 
-/// Writes (filter ->) sink -> source for a repartition.
-void write_repartition(topology& t, const repartition_spec& s, const std::string& parent, bool drop_null_keys) {
-    std::string upstream = parent;
+/// Writes (filter ->) sink -> source for a repartition. Only a repartition without a filter (a
+/// foreign-key join's response topic) has more than one parent.
+void write_repartition(topology& t, const repartition_spec& s, std::vector<std::string> parents, bool drop_null_keys) {
     if (!s.filter_name.empty()) {
         node_def f;
         f.kind = node_kind::processor;
         f.name = s.filter_name;
-        f.parents = {upstream};
+        f.parents = std::move(parents);
         f.in_type = f.out_type = s.record_type;
         f.make = [make = s.make_filter, drop_null_keys] { return make(drop_null_keys); };
         t.add_node(std::move(f));
-        upstream = s.filter_name;
+        parents = {s.filter_name};
     }
     node_def sink;
     sink.kind = node_kind::sink;
     sink.name = s.sink_name;
-    sink.parents = {upstream};
+    sink.parents = std::move(parents);
     sink.in_type = s.record_type;
     sink.topic = s.topic;
     sink.internal_topic = true;
@@ -154,9 +154,11 @@ topology builder_state::build(const optimizations& opt) const {
     for (std::size_t n : order) {
         const lnode& l = lg.nodes[n];
         if (l.rep) {
-            if (l.parents.size() != 1)
+            if (l.parents.empty() || (l.parents.size() > 1 && !l.rep->filter_name.empty()))
                 throw topology_error("repartition topic " + l.rep->topic + " has " + std::to_string(l.parents.size()) + " parents");
-            write_repartition(t, *l.rep, name_of(l.parents.front()), !relaxed[n]);
+            std::vector<std::string> parents;
+            for (std::size_t p : l.parents) parents.push_back(name_of(p));
+            write_repartition(t, *l.rep, std::move(parents), !relaxed[n]);
             continue;
         }
         const graph_node& g = nodes_[*l.graph];

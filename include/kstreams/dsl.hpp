@@ -2,3 +2,4 @@
 #pragma once
 
 #include <kstreams/dsl/streams_builder.hpp>
+#include <kstreams/dsl/ktable_fk_join.hpp>

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -99,4 +100,63 @@ KSTREAMS_CO_TEST_CASE("a stream-table join enriches each order from the table's 
     }
     CHECK(joined == std::set<str>{"a:oa@Ua@5000", "b:ob@Ub@5000", "c:oc@Uc@5000", "d:od@Ud@5000", "e:oe@?@5000"});
     CHECK(app.close(30s));
+}
+
+KSTREAMS_CO_TEST_CASE("a foreign-key join over two partitions on each side, through its two internal topics") {
+    embedded_cluster cluster;
+    cluster.create_topic("fk-orders", 2);
+    cluster.create_topic("fk-customers", 2);
+    cluster.create_topic("fk-out", 1);
+    streams_builder b;
+    auto customers = b.table<str, str>("fk-customers");
+    b.table<str, str>("fk-orders")
+        .join(customers, [](const str& v) { return v.substr(0, v.find(':')); },
+              [](const str& o, const str& c) { return o.substr(o.find(':') + 1) + "/" + c; }, table_joined<>::as("by-customer"))
+        .to_stream()
+        .to("fk-out");
+    const topology topo = b.build();
+    kafka_streams app(topo, table_join_config("fk-embedded", cluster.bootstrap_servers()));
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(cluster.bootstrap_servers());
+    for (int c = 1; c <= 4; ++c) writer.send("fk-customers", "c" + std::to_string(c), "name" + std::to_string(c), 1'000);
+    writer.flush();
+    for (int o = 1; o <= 8; ++o)
+        writer.send("fk-orders", "o" + std::to_string(o), "c" + std::to_string((o - 1) % 4 + 1) + ":item" + std::to_string(o), 2'000);
+    writer.flush();
+    // Whichever of a subscription and its customer's row a task sees first, each order ends up
+    // joined: by the subscription's answer or by the row's fan-out.
+    test::topic_reader reader(cluster.bootstrap_servers(), {"fk-out"});
+    std::map<str, str> latest;
+    auto read_until = [&](auto done) -> test::task<void> {
+        while (!done()) {
+            auto recs = co_await test::next_records(reader, 1, 30s);
+            for (const auto& r : recs) latest[*r.key] = r.value ? *r.value + "@" + std::to_string(r.timestamp) : "<null>";
+        }
+    };
+    co_await read_until([&] { return latest.size() == 8; });
+    CHECK(latest["o1"] == "item1/name1@2000");
+    CHECK(latest["o6"] == "item6/name2@2000");
+    // A customer's update fans out to both of its orders, wherever they live.
+    writer.send("fk-customers", "c2", "renamed", 3'000);
+    writer.flush();
+    co_await read_until([&] { return latest["o2"] == "item2/renamed@3000" && latest["o6"] == "item6/renamed@3000"; });
+    // An order moving to another customer unsubscribes from the old one.
+    writer.send("fk-orders", "o2", "c3:item2", 4'000);
+    writer.flush();
+    co_await read_until([&] { return latest["o2"] == "item2/name3@4000"; });
+    writer.send("fk-customers", "c2", "again", 5'000);
+    writer.flush();
+    co_await read_until([&] { return latest["o6"] == "item6/again@5000"; });
+    CHECK(latest["o2"] == "item2/name3@4000");
+    CHECK(app.close(30s));
+
+    // The internal topics: subscriptions by customer, responses back to the orders' partitions;
+    // both have the two partitions of the side they are co-partitioned with.
+    test::topic_reader internal(cluster.bootstrap_servers(), {"fk-embedded-by-customer-subscription-registration-topic",
+                                                               "fk-embedded-by-customer-subscription-response-topic"});
+    std::map<str, std::set<std::int32_t>> partitions;
+    for (const auto& r : internal.read_until_quiet(2s)) partitions[r.topic].insert(r.partition);
+    CHECK(partitions["fk-embedded-by-customer-subscription-registration-topic"] == std::set<std::int32_t>{0, 1});
+    CHECK(partitions["fk-embedded-by-customer-subscription-response-topic"] == std::set<std::int32_t>{0, 1});
 }

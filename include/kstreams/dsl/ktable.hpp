@@ -20,6 +20,7 @@
 #include <kstreams/dsl/ops/table_map_values.hpp>
 #include <kstreams/dsl/ops/table_to_stream.hpp>
 #include <kstreams/dsl/options.hpp>
+#include <kstreams/dsl/table_joined.hpp>
 
 namespace kstreams {
 
@@ -116,6 +117,49 @@ public:
     template <class V2, class F, class KS, class VS>
     auto outer_join(const ktable<K, V2>& other, F joiner, named n, materialized<KS, VS> m) const {
         return checked_join<dsl_detail::join_kind::outer, true>(other, std::move(joiner), n, m);
+    }
+
+    /// Foreign-key join (KIP-213, ktable_fk_join.hpp): joins each row of this table with the row
+    /// of `other` whose key is foreign_key(value) or foreign_key(key, value), joiner(this value,
+    /// other value) (or with the key in front). Both tables update the result, timestamped with the
+    /// later row; a row whose foreign key is missing on the other side, or null (an empty
+    /// std::optional), has no result. Goes through two internal topics,
+    /// `<app>-<name>-subscription-registration-topic` and `-subscription-response-topic`, with
+    /// Kafka Streams' byte formats; `table_joined` names the join and gives the tables'
+    /// partitioners, `materialized` keeps the result in a store.
+    template <class KO, class VO, class Fk, dsl_detail::fk_joiner F>
+    auto join(const ktable<KO, VO>& other, Fk foreign_key, F joiner) const {
+        return do_fk_join<false>(other, std::move(foreign_key), std::move(joiner), table_joined<>{}, materialized<>{});
+    }
+    template <class KO, class VO, class Fk, dsl_detail::fk_joiner F, class P, class OP>
+    auto join(const ktable<KO, VO>& other, Fk foreign_key, F joiner, table_joined<P, OP> tj) const {
+        return do_fk_join<false>(other, std::move(foreign_key), std::move(joiner), tj, materialized<>{});
+    }
+    template <class KO, class VO, class Fk, dsl_detail::fk_joiner F, class KS, class VS>
+    auto join(const ktable<KO, VO>& other, Fk foreign_key, F joiner, materialized<KS, VS> m) const {
+        return do_fk_join<false>(other, std::move(foreign_key), std::move(joiner), table_joined<>{}, m);
+    }
+    template <class KO, class VO, class Fk, dsl_detail::fk_joiner F, class P, class OP, class KS, class VS>
+    auto join(const ktable<KO, VO>& other, Fk foreign_key, F joiner, table_joined<P, OP> tj, materialized<KS, VS> m) const {
+        return do_fk_join<false>(other, std::move(foreign_key), std::move(joiner), tj, m);
+    }
+    /// As the foreign-key join(), with a result for every row of this table: joiner(this value,
+    /// std::optional<other value>), nullopt while the foreign key is null or has no row.
+    template <class KO, class VO, class Fk, dsl_detail::fk_joiner F>
+    auto left_join(const ktable<KO, VO>& other, Fk foreign_key, F joiner) const {
+        return do_fk_join<true>(other, std::move(foreign_key), std::move(joiner), table_joined<>{}, materialized<>{});
+    }
+    template <class KO, class VO, class Fk, dsl_detail::fk_joiner F, class P, class OP>
+    auto left_join(const ktable<KO, VO>& other, Fk foreign_key, F joiner, table_joined<P, OP> tj) const {
+        return do_fk_join<true>(other, std::move(foreign_key), std::move(joiner), tj, materialized<>{});
+    }
+    template <class KO, class VO, class Fk, dsl_detail::fk_joiner F, class KS, class VS>
+    auto left_join(const ktable<KO, VO>& other, Fk foreign_key, F joiner, materialized<KS, VS> m) const {
+        return do_fk_join<true>(other, std::move(foreign_key), std::move(joiner), table_joined<>{}, m);
+    }
+    template <class KO, class VO, class Fk, dsl_detail::fk_joiner F, class P, class OP, class KS, class VS>
+    auto left_join(const ktable<KO, VO>& other, Fk foreign_key, F joiner, table_joined<P, OP> tj, materialized<KS, VS> m) const {
+        return do_fk_join<true>(other, std::move(foreign_key), std::move(joiner), tj, m);
     }
 
     /// The name of the store behind this table if it was given one (it is then queryable).
@@ -248,6 +292,10 @@ private:
                       "kstreams: ktable join: " KSTREAMS_JOINER_OVER_WRAPPED_MESSAGE);
         if constexpr (dsl_detail::join_call<K, V, V2, F, Kind>::ok) return do_join<Kind, Given>(other, std::move(joiner), n, m);
     }
+
+    template <bool Left, class KO, class VO, class Fk, class F, class P, class OP, class KS, class VS>
+    auto do_fk_join(const ktable<KO, VO>& other, Fk foreign_key, F joiner, const table_joined<P, OP>& tj,
+                    const materialized<KS, VS>& m) const;
 
     std::shared_ptr<dsl_detail::builder_state> b_;
     std::size_t node_;

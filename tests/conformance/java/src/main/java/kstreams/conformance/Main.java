@@ -341,6 +341,7 @@ public final class Main {
         NullKeyScenarios.register();
         TableJoinScenarios.register();
         GlobalJoinScenarios.register();
+        FkJoinScenarios.register();
         OptimizationScenarios.register();
         WindowScenarios.register(SCENARIOS);
         WindowKindScenarios.register(SCENARIOS);
