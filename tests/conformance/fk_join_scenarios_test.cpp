@@ -121,6 +121,24 @@ TEST_CASE("fk_join_views") {
     h.finish();
 }
 
+TEST_CASE("fk_join_headers") {
+    streams_builder b;
+    auto orders_table = b.table<str, str>("orders");
+    auto customers = b.table<str, str>("customers");
+    orders_table.left_join(customers, fk, [](const str& o, const std::optional<str>& c) { return o + "/" + show(c); })
+        .to_stream()
+        .to("out");
+    harness h("fk_join_headers", b.build());
+    h.input("orders", s, s).input("customers", s, s).output("out", s, s);
+    h.pipe("customers", S("c1"), S("Alice"), 5, {"from=customers"});
+    h.pipe("orders", S("o1"), S("c1:apple"), 10, {"from=orders", "n=1"});
+    h.pipe("orders", S("o2"), S("c2:pear"), 11);
+    h.pipe("customers", S("c1"), S("Alicia"), 12, {"from=update"});
+    h.pipe("orders", S("o1"), S("c2:apple"), 13, {"from=move"});
+    h.pipe("orders", S("o2"), null, 14, {"from=delete"});
+    h.finish();
+}
+
 TEST_CASE("fk_join_long_keys") {
     streams_builder b;
     auto items = b.table<std::int64_t, str>("items");

@@ -121,6 +121,23 @@ final class FkJoinScenarios {
             h.finish();
         });
 
+        // Headers: a result carries the headers of the record that caused it (the left row's
+        // through the subscription and its answer, the right row's on a fan-out).
+        SCENARIOS.put("fk_join_headers", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, String> orders = b.table("orders", SS);
+            KTable<String, String> customers = b.table("customers", SS);
+            orders.leftJoin(customers, FkJoinScenarios::fk, (o, c) -> o + "/" + show(c)).toStream().to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("orders", S, S).input("customers", S, S).output("out", S, S);
+            h.pipe("customers", "c1", "Alice", 5, "from=customers");
+            h.pipe("orders", "o1", "c1:apple", 10, "from=orders", "n=1");
+            h.pipe("orders", "o2", "c2:pear", 11);
+            h.pipe("customers", "c1", "Alicia", 12, "from=update");
+            h.pipe("orders", "o1", "c2:apple", 13, "from=move");
+            h.pipe("orders", "o2", null, 14, "from=delete");
+            h.finish();
+        });
+
         // Long keys on the left, long foreign keys (bytes of both in the subscription topic).
         SCENARIOS.put("fk_join_long_keys", out -> {
             StreamsBuilder b = new StreamsBuilder();
