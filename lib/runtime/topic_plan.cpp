@@ -1,6 +1,7 @@
 #include "lib/runtime/topic_plan.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 
 #include <kstreams/error.hpp>
@@ -106,6 +107,26 @@ topic_plan plan_topics(const topology_model& model, const topology_groups& group
                 repartition_count[topic] = n;
                 changed = true;
             }
+        }
+    }
+    // A group of internal topics only (a join of two aggregations, a foreign-key join of an
+    // aggregation: its response topic is written by the other side) gets one count, as Kafka's
+    // CopartitionedTopicsEnforcer: the count fixed for one of them, else the largest worked out.
+    for (const auto& group : model.copartition_groups) {
+        if (std::any_of(group.begin(), group.end(), [&](const std::string& t) { return !internal.count(t); })) continue;
+        std::optional<std::int32_t> fixed;
+        std::int32_t largest = 0;
+        for (const auto& t : group) {
+            for (const auto& r : model.repartition_topics)
+                if (r.name == t && r.partitions && !fixed) fixed = *r.partitions;
+            if (auto it = repartition_count.find(prefix + t); it != repartition_count.end()) largest = std::max(largest, it->second);
+        }
+        const std::int32_t n = fixed.value_or(largest);
+        if (n == 0) continue;
+        for (const auto& t : group) {
+            const bool is_fixed = std::any_of(model.repartition_topics.begin(), model.repartition_topics.end(),
+                                              [&](const internal_topic_def& r) { return r.name == t && r.partitions; });
+            if (!is_fixed) repartition_count[prefix + t] = n;
         }
     }
     for (const auto& name : internal)

@@ -160,3 +160,44 @@ KSTREAMS_CO_TEST_CASE("a foreign-key join over two partitions on each side, thro
     CHECK(partitions["fk-embedded-by-customer-subscription-registration-topic"] == std::set<std::int32_t>{0, 1});
     CHECK(partitions["fk-embedded-by-customer-subscription-response-topic"] == std::set<std::int32_t>{0, 1});
 }
+
+KSTREAMS_CO_TEST_CASE("a foreign-key join of a re-keyed table: its response topic takes the repartition topic's count") {
+    // The left table is read through a repartition topic (4 partitions, as its input) and the
+    // right one has 2: the response topic, written by the right side, gets the left's 4 (Kafka's
+    // co-partitioning of internal topics), not the 2 of the tasks that write it.
+    embedded_cluster cluster;
+    cluster.create_topic("fkr-orders", 4);
+    cluster.create_topic("fkr-customers", 2);
+    cluster.create_topic("fkr-out", 1);
+    streams_builder b;
+    auto customers = b.table<str, str>("fkr-customers");
+    b.stream<str, str>("fkr-orders")
+        .select_key([](const str& k, const str&) { return "order-" + k; })
+        .to_table()
+        .join(customers, [](const str& v) { return v.substr(0, v.find(':')); },
+              [](const str& o, const str& c) { return o.substr(o.find(':') + 1) + "/" + c; }, table_joined<>::as("rk"))
+        .to_stream()
+        .to("fkr-out");
+    const topology topo = b.build();
+    kafka_streams app(topo, table_join_config("fkr-embedded", cluster.bootstrap_servers()));
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(cluster.bootstrap_servers());
+    writer.send("fkr-customers", str("c1"), str("Ann"), 1'000);
+    writer.send("fkr-customers", str("c2"), str("Bo"), 1'000);
+    writer.flush();
+    for (int o = 1; o <= 6; ++o)
+        writer.send("fkr-orders", std::to_string(o), "c" + std::to_string(o % 2 + 1) + ":i" + std::to_string(o), 2'000);
+    writer.flush();
+    test::topic_reader reader(cluster.bootstrap_servers(), {"fkr-out"});
+    std::map<str, str> latest;
+    while (latest.size() < 6)
+        for (const auto& r : co_await test::next_records(reader, 1, 30s)) latest[*r.key] = *r.value;
+    CHECK(latest["order-1"] == "i1/Bo");
+    CHECK(latest["order-6"] == "i6/Ann");
+    CHECK(app.close(30s));
+    test::topic_reader internal(cluster.bootstrap_servers(), {"fkr-embedded-rk-subscription-response-topic"});
+    std::set<std::int32_t> partitions;
+    for (const auto& r : internal.read_until_quiet(2s)) partitions.insert(r.partition);
+    CHECK(*partitions.rbegin() >= 2);  // partitions 2 and 3 exist: the topic has the left's 4
+}
