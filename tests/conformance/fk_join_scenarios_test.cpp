@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -136,6 +137,20 @@ TEST_CASE("fk_join_headers") {
     h.pipe("customers", S("c1"), S("Alicia"), 12, {"from=update"});
     h.pipe("orders", S("o1"), S("c2:apple"), 13, {"from=move"});
     h.pipe("orders", S("o2"), null, 14, {"from=delete"});
+    h.finish();
+}
+
+TEST_CASE("fk_join_optimized") {
+    streams_builder b;
+    auto orders_table = b.stream<str, str>("orders").group_by_key().reduce([](const str&, const str& v) { return v; });
+    auto customers = b.table<str, str>("customers");
+    orders_table.left_join(customers, fk, [](const str& o, const std::optional<str>& c) { return o + "/" + show(c); })
+        .to_stream()
+        .to("out");
+    const std::map<str, str> props{{"topology.optimization", "all"}};
+    harness h("fk_join_optimized", b.build(props), props);
+    h.input("orders", s, s).input("customers", s, s).output("out", s, s);
+    orders(h);
     h.finish();
 }
 
