@@ -34,7 +34,11 @@ struct streams_config {
     /// Empty or "embedded": start librdkafka's mock cluster in-process (see embedded_cluster.hpp).
     std::string bootstrap_servers;
     int num_stream_threads = 1;
-    std::chrono::milliseconds commit_interval{30000};
+    /// "commit.interval.ms". Unset (default_commit_interval) it is Kafka's default for the
+    /// guarantee: 30 s under at_least_once, 100 ms under exactly_once_v2.
+    std::chrono::milliseconds commit_interval{default_commit_interval};
+    /// "processing.guarantee". exactly_once_v2 (KIP-447) runs on a real Kafka cluster only (not the
+    /// embedded one); see the README's "Processing guarantees".
     processing_guarantee guarantee = processing_guarantee::at_least_once;
     std::filesystem::path state_dir = std::filesystem::temp_directory_path() / "kstreams";
     std::size_t statestore_cache_max_bytes = 10 * 1024 * 1024;
@@ -89,6 +93,14 @@ struct streams_config {
     /// "admin." go to that client; any other key goes to every client. Throws
     /// std::invalid_argument naming a key whose value is not valid.
     static streams_config from_properties(const std::map<std::string, std::string>& props);
+
+    static constexpr std::chrono::milliseconds default_commit_interval{-1};
+    /// commit_interval, or Kafka's default for the guarantee when it is unset.
+    std::chrono::milliseconds effective_commit_interval() const {
+        if (commit_interval != default_commit_interval) return commit_interval;
+        return guarantee == processing_guarantee::exactly_once_v2 ? std::chrono::milliseconds(100)
+                                                                   : std::chrono::milliseconds(30000);
+    }
 };
 
 /// The application's state, as KafkaStreams.State.

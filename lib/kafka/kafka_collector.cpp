@@ -1,10 +1,45 @@
 #include "lib/kafka/kafka_collector.hpp"
 
+#include <algorithm>
+
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/runtime/ports.hpp"
 
 namespace kstreams::kafka {
+
+namespace {
+
+/// A delivery failure that dooms the open transaction: the records since the last commit are
+/// void, the tasks go back to it (task_migrated_error), whatever the production error policy.
+bool dooms_transaction(rd_kafka_resp_err_t err) {
+    switch (err) {
+        case RD_KAFKA_RESP_ERR__FENCED:
+        case RD_KAFKA_RESP_ERR_PRODUCER_FENCED:
+        case RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH:
+        case RD_KAFKA_RESP_ERR_INVALID_PRODUCER_ID_MAPPING:
+        case RD_KAFKA_RESP_ERR_UNKNOWN_PRODUCER_ID:
+        case RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER:
+        case RD_KAFKA_RESP_ERR_TRANSACTION_COORDINATOR_FENCED:
+        case RD_KAFKA_RESP_ERR_INVALID_TXN_STATE:
+        case RD_KAFKA_RESP_ERR__STATE:
+        case RD_KAFKA_RESP_ERR__FATAL:
+        case RD_KAFKA_RESP_ERR__MSG_TIMED_OUT:
+        case RD_KAFKA_RESP_ERR__TIMED_OUT:
+            return true;
+        default:
+            return false;
+    }
+}
+
+int remaining_ms(std::chrono::steady_clock::time_point deadline) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    return static_cast<int>(std::clamp<std::int64_t>(left, 0, 30000));
+}
+
+}  // namespace
 
 kafka_collector::kafka_collector(std::map<std::string, std::string> settings, production_error_policy policy,
                                  kstreams::metrics& metrics,
@@ -20,6 +55,7 @@ kafka_collector::kafka_collector(std::map<std::string, std::string> settings, pr
         rd_kafka_conf_set_opaque(conf.get(), this);
         return make_client(RD_KAFKA_PRODUCER, std::move(conf), kind);
     };
+    transactional_ = settings.count("transactional.id") > 0;
     producer_ = make(settings, "producer");
     if (sink_settings) {
         sink_producer_ = make(*sink_settings, "sink producer");
@@ -57,6 +93,17 @@ void kafka_collector::on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, vo
 
 // Runs inside rd_kafka_poll / rd_kafka_flush, which are called with mutex_ held.
 void kafka_collector::delivered(const rd_kafka_message_t* msg) {
+    if (msg->err && transactional_) {
+        // Purged by an abort: expected, the records are produced again.
+        if (msg->err == RD_KAFKA_RESP_ERR__PURGE_QUEUE || msg->err == RD_KAFKA_RESP_ERR__PURGE_INFLIGHT) return;
+        if (dooms_transaction(msg->err) || rd_kafka_fatal_error(producer_.get(), nullptr, 0)) {
+            if (transaction_failure_.empty())
+                transaction_failure_ = std::string("could not write a record to ") +
+                                       describe_partition(rd_kafka_topic_name(msg->rkt), msg->partition) +
+                                       " in the transaction: " + rd_kafka_err2str(msg->err);
+            return;
+        }
+    }
     if (msg->err) {
         const std::string what = std::string("could not write a record to ") +
                                  describe_partition(rd_kafka_topic_name(msg->rkt), msg->partition) + ": " +
@@ -86,14 +133,144 @@ void kafka_collector::serve(rd_kafka_t* rk, int wait_ms) {
 }
 
 void kafka_collector::check_failed() {
-    std::string f;
+    std::string f, doomed;
     {
         std::lock_guard lock(mutex_);
         metrics_.counter(metric::records_acknowledged) = acknowledged_;
         if (dropped_) metrics_.counter(metric::dropped_production_error) += std::exchange(dropped_, 0);
         f = std::exchange(failure_, {});
+        doomed = std::exchange(transaction_failure_, {});
     }
     if (!f.empty()) throw streams_error(f);
+    if (!doomed.empty()) throw detail::task_migrated_error(doomed);
+}
+
+// ---- transactions ------------------------------------------------------------------------------
+
+void kafka_collector::init_transactions(std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        rd_kafka_error_t* e = rd_kafka_init_transactions(producer_.get(), std::max(1000, remaining_ms(deadline)));
+        if (!e) return;
+        const bool retriable = rd_kafka_error_is_retriable(e);
+        const std::string what = rd_kafka_error_string(e);
+        rd_kafka_error_destroy(e);
+        if (!retriable || std::chrono::steady_clock::now() >= deadline)
+            throw streams_error("could not initialize the transactional producer: " + what);
+        KSTREAMS_LOG(warn, "initializing the transactional producer: " + what + "; retrying");
+    }
+}
+
+void kafka_collector::begin_transaction_slow() {
+    std::lock_guard lock(transaction_mutex_);
+    if (in_transaction_.load(std::memory_order_relaxed)) return;
+    if (rd_kafka_error_t* e = rd_kafka_begin_transaction(producer_.get())) {
+        const std::string what = rd_kafka_error_string(e);
+        rd_kafka_error_destroy(e);
+        throw detail::task_migrated_error("could not begin a transaction: " + what);
+    }
+    in_transaction_.store(true, std::memory_order_release);
+}
+
+void kafka_collector::transaction_failed(rd_kafka_error_t* error, const char* what) {
+    const std::string reason = rd_kafka_error_string(error);
+    const bool must_abort = rd_kafka_error_txn_requires_abort(error);
+    const bool fatal = rd_kafka_error_is_fatal(error);
+    rd_kafka_error_destroy(error);
+    if (must_abort) {
+        if (rd_kafka_error_t* e = rd_kafka_abort_transaction(producer_.get(), 30000)) {
+            KSTREAMS_LOG(warn, std::string("aborting the transaction: ") + rd_kafka_error_string(e));
+            rd_kafka_error_destroy(e);
+        }
+    }
+    in_transaction_.store(false, std::memory_order_release);
+    throw detail::task_migrated_error(std::string("could not ") + what + ": " + reason +
+                                      (fatal ? " (the producer is fenced)" : " (the transaction is aborted)"));
+}
+
+void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offsets, rd_kafka_t* consumer,
+                                         std::chrono::steady_clock::time_point deadline) {
+    std::lock_guard lock(transaction_mutex_);
+    const bool with_offsets = offsets && offsets->cnt > 0;
+    if (!in_transaction_.load(std::memory_order_relaxed) && !with_offsets) return;
+    if (!in_transaction_.load(std::memory_order_relaxed)) {
+        if (rd_kafka_error_t* e = rd_kafka_begin_transaction(producer_.get())) transaction_failed(e, "begin a transaction");
+        in_transaction_.store(true, std::memory_order_release);
+    }
+    // Every record delivered first, so that a failed one is known before anything commits: under
+    // the fail policy it stops the thread with nothing committed (the transaction aborted).
+    for (;;) {
+        rd_kafka_resp_err_t err;
+        {
+            std::lock_guard served(mutex_);
+            err = rd_kafka_flush(producer_.get(), std::min(100, remaining_ms(deadline)));
+        }
+        try {
+            check_failed();
+        } catch (...) {
+            if (rd_kafka_error_t* e = rd_kafka_abort_transaction(producer_.get(), 30000)) rd_kafka_error_destroy(e);
+            in_transaction_.store(false, std::memory_order_release);
+            throw;
+        }
+        if (!err) break;
+        if (std::chrono::steady_clock::now() >= deadline) {
+            if (rd_kafka_error_t* e = rd_kafka_abort_transaction(producer_.get(), 30000)) rd_kafka_error_destroy(e);
+            in_transaction_.store(false, std::memory_order_release);
+            throw streams_error(std::string("the producer could not deliver the transaction's records within ") +
+                                std::to_string(task_timeout_.count()) + " ms (task.timeout.ms)");
+        }
+    }
+    if (with_offsets) {
+        rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata(consumer);
+        for (;;) {
+            rd_kafka_error_t* e = rd_kafka_send_offsets_to_transaction(producer_.get(), offsets, group,
+                                                                       std::max(1000, remaining_ms(deadline)));
+            if (!e) break;
+            if (rd_kafka_error_is_retriable(e) && std::chrono::steady_clock::now() < deadline) {
+                KSTREAMS_LOG(warn, std::string("sending offsets to the transaction: ") + rd_kafka_error_string(e) +
+                                       "; retrying");
+                rd_kafka_error_destroy(e);
+                continue;
+            }
+            rd_kafka_consumer_group_metadata_destroy(group);
+            transaction_failed(e, "send the consumed offsets to the transaction");
+        }
+        rd_kafka_consumer_group_metadata_destroy(group);
+    }
+    for (;;) {
+        rd_kafka_error_t* e = rd_kafka_commit_transaction(producer_.get(), std::max(1000, remaining_ms(deadline)));
+        if (!e) break;
+        if (rd_kafka_error_is_retriable(e) && std::chrono::steady_clock::now() < deadline) {
+            KSTREAMS_LOG(warn, std::string("committing the transaction: ") + rd_kafka_error_string(e) + "; retrying");
+            rd_kafka_error_destroy(e);
+            continue;
+        }
+        transaction_failed(e, "commit the transaction");
+    }
+    in_transaction_.store(false, std::memory_order_release);
+}
+
+void kafka_collector::abort_transaction(std::chrono::milliseconds timeout) {
+    std::lock_guard lock(transaction_mutex_);
+    if (!in_transaction_.load(std::memory_order_relaxed)) return;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        rd_kafka_error_t* e = rd_kafka_abort_transaction(producer_.get(), std::max(1000, remaining_ms(deadline)));
+        if (!e) break;
+        const bool retriable = rd_kafka_error_is_retriable(e);
+        const std::string what = rd_kafka_error_string(e);
+        rd_kafka_error_destroy(e);
+        if (!retriable || std::chrono::steady_clock::now() >= deadline) {
+            in_transaction_.store(false, std::memory_order_release);
+            throw detail::task_migrated_error("could not abort the transaction: " + what);
+        }
+    }
+    in_transaction_.store(false, std::memory_order_release);
+    // The records the abort purged report so: expected, and not failures of the next transaction.
+    std::lock_guard served(mutex_);
+    while (rd_kafka_poll(producer_.get(), 0) > 0) {
+    }
+    transaction_failure_.clear();
 }
 
 void kafka_collector::poll() {
@@ -158,6 +335,7 @@ void kafka_task_collector::send(std::string_view topic, std::optional<std::int32
                                 std::optional<std::string_view> key, std::optional<std::string_view> value,
                                 std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
     topic_entry& e = entry(topic);
+    if (shared_.transactional()) shared_.begin_transaction();
     rd_kafka_headers_t* rh = nullptr;
     if (!hdrs.empty()) {
         rh = rd_kafka_headers_new(hdrs.size());
@@ -200,6 +378,10 @@ void kafka_task_collector::send(std::string_view topic, std::optional<std::int32
         const std::string msg = "could not send a record to topic " + std::string(topic) +
                                 (partition ? ", partition " + std::to_string(*partition) : std::string()) +
                                 " (sink " + std::string(sink_node) + "): " + rd_kafka_err2str(err);
+        // The transaction is in an error state (fenced, or it must abort).
+        if (shared_.transactional() && (err == RD_KAFKA_RESP_ERR__STATE || err == RD_KAFKA_RESP_ERR__FATAL ||
+                                        err == RD_KAFKA_RESP_ERR__FENCED))
+            throw detail::task_migrated_error(msg);
         if (shared_.policy() == production_error_policy::fail) throw streams_error(msg);
         ++metrics_.counter(metric::dropped_production_error);
         KSTREAMS_LOG(warn, msg + "; dropped (log-and-continue)");

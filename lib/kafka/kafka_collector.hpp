@@ -3,6 +3,7 @@
 // policy, and the offsets of changelog records kept for checkpoints.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -52,6 +53,23 @@ public:
     std::chrono::milliseconds task_timeout() const { return task_timeout_; }
     void set_task_timeout(std::chrono::milliseconds t) { task_timeout_ = t; }
 
+    // ---- exactly-once (the producer has a transactional.id) ----------------------------------
+    bool transactional() const { return transactional_; }
+    /// Registers the transactional.id with its coordinator, fencing its earlier incarnations and
+    /// aborting what they left open; retries while the cluster does not answer, up to `timeout`.
+    void init_transactions(std::chrono::milliseconds timeout);
+    /// Begins a transaction unless one is open (before each send; cheap when one is).
+    void begin_transaction() {
+        if (!in_transaction_.load(std::memory_order_acquire)) begin_transaction_slow();
+    }
+    /// Flushes, sends `offsets` (may be null) with the consumer's group metadata into the open
+    /// transaction and commits it, retrying what librdkafka says is retriable until `deadline`.
+    /// Throws task_migrated_error when it had to abort (or the producer is fenced).
+    void commit_transaction(rd_kafka_topic_partition_list_t* offsets, rd_kafka_t* consumer,
+                            std::chrono::steady_clock::time_point deadline);
+    /// Aborts the open transaction, if any; throws task_migrated_error when the producer is fenced.
+    void abort_transaction(std::chrono::milliseconds timeout);
+
 private:
     friend class kafka_task_collector;
     static void on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
@@ -62,6 +80,9 @@ private:
     /// The producer that writes `topic`.
     rd_kafka_t* route(std::string_view topic) const;
     std::int32_t partition_count(std::string_view topic, rd_kafka_topic_t* rkt, rd_kafka_t* rk);
+    void begin_transaction_slow();
+    /// Handles a failed transactional call: aborts if it must be, then throws task_migrated_error.
+    [[noreturn]] void transaction_failed(rd_kafka_error_t* error, const char* what);
 
     production_error_policy policy_;
     std::chrono::milliseconds task_timeout_{300000};
@@ -77,6 +98,12 @@ private:
     std::string failure_;
     std::uint64_t acknowledged_ = 0;   ///< records the brokers acknowledged (all topics)
     std::uint64_t dropped_ = 0;        ///< failed deliveries dropped under log-and-continue
+    /// A delivery failed in a way that dooms the open transaction (fenced, timed out, aborted).
+    std::string transaction_failure_;
+
+    bool transactional_ = false;
+    std::mutex transaction_mutex_;  ///< begin, commit and abort
+    std::atomic<bool> in_transaction_{false};
 };
 
 /// A task's front to its thread's producers: sends from the thread that runs the task, counting

@@ -240,6 +240,13 @@ std::optional<std::int64_t> kafka_consumer_port::lag(const d::topic_partition& t
     rd_kafka_get_watermark_offsets(consumer_, tp.topic.c_str(), tp.partition, &lo, &hi);
     if (hi < 0) return std::nullopt;
     std::int64_t position = received_up_to;
+    if (options_.read_committed) {
+        // The commit marker after a transaction's records is no record to wait for: the consumer's
+        // position passes it when it reads past it.
+        tpl_ptr one = make_tpl(1);
+        rd_kafka_topic_partition_list_add(one.get(), tp.topic.c_str(), tp.partition);
+        if (!rd_kafka_position(consumer_, one.get()) && one->elems[0].offset > position) position = one->elems[0].offset;
+    }
     if (position < 0) position = lo;
     if (position < 0) return std::nullopt;
     return std::max<std::int64_t>(0, hi - position);
@@ -496,6 +503,20 @@ void kafka_producer_port::flush() {
                                 std::to_string(duration_cast<milliseconds>(steady_clock::now() - start).count()) +
                                 " ms (task.timeout.ms: " + std::to_string(timeout_.count()) + " ms)");
     }
+}
+
+void kafka_producer_port::commit_transaction(std::span<const d::partition_offset> offsets) {
+    tpl_ptr list = make_tpl(static_cast<int>(offsets.size()));
+    for (const auto& [tp, offset] : offsets)
+        rd_kafka_topic_partition_list_add(list.get(), tp->topic.c_str(), tp->partition)->offset = offset;
+    const auto deadline = std::min(std::chrono::steady_clock::now() + timeout_, stop_deadline_());
+    collector_.commit_transaction(list.get(), group_consumer_, deadline);
+}
+
+void kafka_producer_port::abort_transaction() {
+    using namespace std::chrono;
+    const auto left = duration_cast<milliseconds>(stop_deadline_() - steady_clock::now());
+    collector_.abort_transaction(std::clamp(left, milliseconds(1000), milliseconds(30000)));
 }
 
 }  // namespace kstreams::kafka

@@ -38,6 +38,8 @@ struct consumer_port_options {
     std::chrono::milliseconds task_timeout{300000};
     std::size_t buffered_records_per_partition = 1000;
     bool embedded = false;  ///< no DeleteRecords on the mock cluster
+    /// isolation.level=read_committed (exactly-once): a transaction's marker follows its records.
+    bool read_committed = false;
 };
 
 class kafka_consumer_port final : public d::consumer_port {
@@ -74,6 +76,9 @@ public:
     /// fetcher wake-ups (`fetch-wakeups`) to `out`.
     void add_progress(kstreams::metrics& out);
     commit_result commit(std::span<const d::partition_offset> offsets) override;
+    void committed_in_transaction(std::span<const d::partition_offset> offsets) override {
+        purge_repartition_topics(offsets);
+    }
 
 private:
     struct partition;
@@ -124,11 +129,13 @@ private:
 class kafka_producer_port final : public d::producer_port {
 public:
     /// A flush waits up to `timeout` (task.timeout.ms), and never past `stop_deadline()` (a close's
-    /// timeout, which may come while a flush waits).
+    /// timeout, which may come while a flush waits). `group_consumer`: the consumer whose group
+    /// metadata goes with the offsets of a transaction (exactly-once).
     kafka_producer_port(kafka_collector& collector, kstreams::metrics& metrics, std::chrono::milliseconds timeout,
-                        std::function<std::chrono::steady_clock::time_point()> stop_deadline)
+                        std::function<std::chrono::steady_clock::time_point()> stop_deadline,
+                        rd_kafka_t* group_consumer = nullptr)
         : collector_(collector), default_(collector, metrics), timeout_(timeout),
-          stop_deadline_(std::move(stop_deadline)) {}
+          stop_deadline_(std::move(stop_deadline)), group_consumer_(group_consumer) {}
     d::record_collector& collector() override { return default_; }
     void poll() override { collector_.poll(); }
     void flush() override;
@@ -139,12 +146,15 @@ public:
     std::unique_ptr<d::record_collector> task_collector(kstreams::metrics& metrics) override {
         return std::make_unique<kafka_task_collector>(collector_, metrics);
     }
+    void commit_transaction(std::span<const d::partition_offset> offsets) override;
+    void abort_transaction() override;
 
 private:
     kafka_collector& collector_;
     kafka_task_collector default_;
     std::chrono::milliseconds timeout_;
     std::function<std::chrono::steady_clock::time_point()> stop_deadline_;
+    rd_kafka_t* group_consumer_;
     d::checkpoint_offsets acked_;
 };
 

@@ -45,6 +45,9 @@ struct app_context {
     /// stores. Read under `global_lock`, which the global thread holds while it writes.
     std::function<state_store*(std::string_view name)> global_store;
     std::recursive_mutex* global_lock = nullptr;
+    /// This instance's process id (a UUID kept in `<state.dir>/<application.id>/
+    /// kafka-streams-process-metadata`, as Kafka Streams'): names the transactional producers.
+    std::string process_id;
     /// A thread entered (true) or left (false) a rebalance.
     std::function<void(int thread, bool rebalancing)> on_rebalance;
 };

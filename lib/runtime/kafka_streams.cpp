@@ -16,6 +16,8 @@
 #include "lib/runtime/app_context.hpp"
 #include "lib/runtime/global_thread.hpp"
 #include "lib/runtime/metrics_reporter.hpp"
+#include "lib/runtime/ports.hpp"
+#include "lib/runtime/process_id.hpp"
 #include "lib/runtime/stream_thread.hpp"
 #include "lib/state/task_directory_lock.hpp"
 
@@ -82,10 +84,11 @@ struct kafka_streams::impl {
         if (config.application_id.empty()) throw std::invalid_argument("streams config: application.id is required");
         if (config.num_stream_threads < 1)
             throw std::invalid_argument("streams config: num.stream.threads must be at least 1");
-        if (config.guarantee == processing_guarantee::exactly_once_v2)
+        if (config.guarantee == processing_guarantee::exactly_once_v2 && !config.sink_bootstrap_servers.empty())
             throw std::invalid_argument(
-                "streams config: processing.guarantee=exactly_once_v2 is not supported yet; use at_least_once");
-        if (config.commit_interval.count() < 0)
+                "streams config: processing.guarantee=exactly_once_v2 cannot write sinks to another cluster "
+                "(sink_bootstrap_servers): a transaction does not span two clusters");
+        if (config.commit_interval.count() < 0 && config.commit_interval != streams_config::default_commit_interval)
             throw std::invalid_argument("streams config: commit.interval.ms must not be negative");
         ctx.model = &t.model();
         ctx.groups = &groups;
@@ -196,8 +199,22 @@ struct kafka_streams::impl {
             stopping = state == streams_state::pending_shutdown || state == streams_state::not_running ||
                        state == streams_state::pending_error || state == streams_state::error;
         }
+        bool migrated = false;
+        if (e) {
+            try {
+                std::rethrow_exception(e);
+            } catch (const detail::task_migrated_error&) {
+                migrated = true;
+            } catch (...) {
+            }
+        }
         if (e && !stopping) {
-            if (handler) {
+            if (migrated) {
+                // Exactly-once: its transaction aborted or its producer fenced. As Kafka Streams
+                // handles a TaskMigratedException inside the thread (tasks closed dirty, a new
+                // producer, the group joined again), the thread is replaced; no handler is asked.
+                response = uncaught_exception_response::replace_thread;
+            } else if (handler) {
                 try {
                     response = handler(e);
                 } catch (...) {
@@ -253,6 +270,11 @@ struct kafka_streams::impl {
                 cluster = embedded_cluster::find(bootstrap);
             }
             ctx.embedded = cluster != nullptr;
+            const bool eos = cfg.guarantee == processing_guarantee::exactly_once_v2;
+            if (eos && cluster)
+                throw streams_error("processing.guarantee=exactly_once_v2 needs a real Kafka cluster: the embedded "
+                                    "cluster (librdkafka's mock cluster) has no transactions that read_committed "
+                                    "consumers can rely on");
             ctx.rocksdb = std::make_shared<state::rocksdb_shared>(cfg.rocksdb);
             const auto common = common_settings();
             ctx.consumer_settings = merged(merged({{"partition.assignment.strategy", "range"},
@@ -271,11 +293,29 @@ struct kafka_streams::impl {
             ctx.restore_settings["enable.auto.commit"] = "false";
             ctx.restore_settings["enable.partition.eof"] = "true";
             ctx.restore_settings["auto.offset.reset"] = "earliest";
+            if (eos) {
+                // Kafka Streams' overrides under exactly-once: consumers see only committed records
+                // (inputs, repartition topics, changelogs while restoring); the producers are
+                // idempotent and transactional (transaction.timeout.ms 10 s unless set).
+                ctx.consumer_settings["isolation.level"] = "read_committed";
+                ctx.restore_settings["isolation.level"] = "read_committed";
+            }
             ctx.producer_settings = merged(merged({{"partitioner", "murmur2_random"},
                                                    {"enable.idempotence", "true"},
                                                    {"linger.ms", "100"}},
                                                   common),
                                            cfg.producer);
+            if (eos) {
+                ctx.producer_settings["enable.idempotence"] = "true";
+                ctx.producer_settings.try_emplace("transaction.timeout.ms", "10000");
+                bool persistent = false;
+                for (const auto& s : topo.model().stores)
+                    if (!s.global && s.builder->build()->persistent()) persistent = true;
+                ctx.process_id = detail::load_process_id(
+                    cfg.state_dir.empty() ? std::filesystem::path() : cfg.state_dir / cfg.application_id, persistent);
+                KSTREAMS_LOG(info, "stream-client " + cfg.application_id + ": exactly_once_v2, process id " +
+                                       ctx.process_id);
+            }
             if (!cfg.sink_bootstrap_servers.empty()) {
                 ctx.sink_producer_settings = ctx.producer_settings;
                 (*ctx.sink_producer_settings)["bootstrap.servers"] =

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <kstreams/detail/task_context.hpp>
+#include <kstreams/error.hpp>
 #include <kstreams/record.hpp>
 #include <kstreams/state/state_store.hpp>
 
@@ -26,6 +27,15 @@ struct topic_partition {
 };
 
 std::string describe(const topic_partition& tp);
+
+/// Exactly-once: the thread's transaction was aborted or its producer fenced (another instance
+/// took its tasks over, the transaction timed out, the group moved on). What the thread's tasks did
+/// since the last commit is void: the runtime closes them dirty (stores wiped, restored from their
+/// changelogs) and rejoins with a new producer, as Kafka Streams' TaskMigratedException.
+class task_migrated_error : public streams_error {
+public:
+    using streams_error::streams_error;
+};
 
 /// An offset to commit for a partition (the partition is the task manager's, not copied).
 struct partition_offset {
@@ -82,6 +92,9 @@ public:
     /// committed (the records will be processed again). `unavailable`: the group coordinator did
     /// not answer (the next commit tries again; the port decides when to give up). Other failures throw streams_error.
     [[nodiscard]] virtual commit_result commit(std::span<const partition_offset> offsets) = 0;
+    /// Exactly-once: `offsets` were committed through the producer's transaction (the port may
+    /// purge repartition topics up to them, as after commit()).
+    virtual void committed_in_transaction(std::span<const partition_offset> offsets) { (void)offsets; }
 };
 
 /// Where tasks' records go (the thread's producer).
@@ -102,6 +115,17 @@ public:
         (void)metrics;
         return nullptr;
     }
+    /// Exactly-once (KIP-447): commits the open transaction (begun at the first send, or here)
+    /// with `offsets` as the consumer group's, so the records sent since the last commit and the
+    /// input offsets become visible together or not at all. Throws task_migrated_error when the
+    /// transaction could not commit (it was aborted, or the producer fenced).
+    virtual void commit_transaction(std::span<const partition_offset> offsets) {
+        (void)offsets;
+        throw streams_error("this runner has no transactions");
+    }
+    /// Exactly-once: aborts the open transaction, if any (tasks closed dirty). Throws
+    /// task_migrated_error when the producer cannot go on (fenced).
+    virtual void abort_transaction() {}
 };
 
 /// Receives what a restore_reader read.

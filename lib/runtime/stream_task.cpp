@@ -51,6 +51,7 @@ void stream_task::init() {
     if (has_persistent_stores() && !env_.state_dir.empty()) {
         dir_lock_ = state::task_directory_lock(task_directory(), env_.state_lock_wait);
         drop_stores_of_unreadable_checkpoint();
+        if (env_.exactly_once) drop_stores_without_checkpoint();
     }
     for (state_store* store : store_order_) store->init(*this);
 
@@ -267,26 +268,46 @@ std::filesystem::path stream_task::task_directory() const {
     return env_.state_dir / id_.to_string();
 }
 
+void stream_task::wipe_store_directory(const std::string& store, const std::string& topic, const std::string& why) {
+    std::error_code ec;
+    const auto dir = state::store_directory(task_directory(), store);
+    if (!std::filesystem::exists(dir, ec)) return;
+    KSTREAMS_LOG(warn, "task " + id_.to_string() + ": store " + store + ": " + why + "; wiping " + dir.string() +
+                           " and restoring the store from its changelog " + topic);
+    std::filesystem::remove_all(dir, ec);
+    if (ec)
+        throw streams_error("task " + id_.to_string() + ": store " + store + ": cannot wipe " + dir.string() + ": " +
+                            ec.message());
+    ++metrics().counter(state::stores_wiped_metric);
+}
+
 void stream_task::drop_stores_of_unreadable_checkpoint() {
     bool unreadable = false;
     read_checkpoint(task_directory(), &unreadable);
     if (!unreadable) return;
     // It says nothing trustworthy about what the logged stores hold: wipe them, so that they are
     // restored from their changelogs. Stores without a changelog do not use it and are kept.
+    for (const auto& [store, topic] : changelog_topic_of_)
+        wipe_store_directory(store, topic, "the task's checkpoint file cannot be read");
+    std::error_code ec;
+    std::filesystem::remove(task_directory() / ".checkpoint", ec);
+}
+
+void stream_task::drop_stores_without_checkpoint() {
+    // Under exactly-once the checkpoint is deleted while the task runs and written on a clean
+    // close only (Kafka's rule): a store with files and no checkpoint was not closed cleanly and
+    // may hold writes of a transaction that never committed.
+    const checkpoint_offsets cp = read_checkpoint(task_directory());
     std::error_code ec;
     for (const auto& [store, topic] : changelog_topic_of_) {
+        auto it = stores_.find(store);
+        if (it == stores_.end() || !it->second->persistent() || cp.count({topic, id_.partition})) continue;
         const auto dir = state::store_directory(task_directory(), store);
-        if (!std::filesystem::exists(dir, ec)) continue;
-        KSTREAMS_LOG(warn, "task " + id_.to_string() + ": store " + store +
-                               ": the task's checkpoint file cannot be read; wiping " + dir.string() +
-                               " and restoring the store from its changelog " + topic);
-        std::filesystem::remove_all(dir, ec);
-        if (ec)
-            throw streams_error("task " + id_.to_string() + ": store " + store + ": cannot wipe " + dir.string() +
-                                ": " + ec.message());
-        ++metrics().counter(state::stores_wiped_metric);
+        if (!std::filesystem::exists(dir, ec) || std::filesystem::is_empty(dir, ec)) continue;
+        wipe_store_directory(store, topic,
+                             "under exactly-once its task was not closed cleanly (no checkpoint), so its local "
+                             "state may hold uncommitted writes");
     }
-    std::filesystem::remove(task_directory() / ".checkpoint", ec);
 }
 
 void stream_task::discard_checkpoint(std::string_view store_name) {
@@ -315,6 +336,15 @@ void stream_task::log_change(std::string_view store_name, std::string_view key, 
 namespace kstreams::detail {
 
 // ---- async processors -------------------------------------------------------------------------
+
+async_host* stream_task::async() {
+    // A record in flight at a commit may already have sent results into the transaction while its
+    // input offset is not committed: after a crash they would be written twice.
+    if (env_.exactly_once)
+        throw streams_error("task " + id_.to_string() +
+                            ": async processors do not run under processing.guarantee=exactly_once_v2 yet");
+    return this;
+}
 
 boost::asio::any_io_executor stream_task::executor() {
     if (!env_.executor) throw streams_error("task " + id_.to_string() + ": this runner has no executor for async processors");

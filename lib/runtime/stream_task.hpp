@@ -61,6 +61,9 @@ struct task_environment {
     /// global thread, which holds it while it writes): a task whose processors read a global store
     /// holds it while they run (a record, a punctuation, a cache flush, an async completion).
     std::recursive_mutex* global_lock = nullptr;
+    /// processing.guarantee=exactly_once_v2: a logged persistent store without a checkpoint is
+    /// wiped when its task opens (task_manager_config::exactly_once says why).
+    bool exactly_once = false;
 };
 
 /// A store's changelog and how to replay it.
@@ -150,7 +153,8 @@ public:
     void discard_checkpoint(std::string_view store_name) override;
 
     // async_host: records in flight in async processors
-    async_host* async() override { return this; }
+    /// Throws under exactly-once: async processors do not run there yet.
+    async_host* async() override;
     boost::asio::any_io_executor executor() override;
     void* begin_async() override;
     void resume_async(void* token, void (*fn)(void*), void* arg) override;
@@ -182,6 +186,9 @@ private:
     }
     /// An unreadable checkpoint file: wipes the logged stores' directories and deletes the file.
     void drop_stores_of_unreadable_checkpoint();
+    /// Exactly-once: wipes the logged persistent stores that have files but no checkpoint.
+    void drop_stores_without_checkpoint();
+    void wipe_store_directory(const std::string& store, const std::string& topic, const std::string& why);
 
     const topology_model& model_;
     const topology_groups& groups_;

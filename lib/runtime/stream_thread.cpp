@@ -189,6 +189,12 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
 
         auto producer_settings = ctx.producer_settings;
         producer_settings["client.id"] = name + "-producer";
+        const bool eos = cfg.guarantee == processing_guarantee::exactly_once_v2;
+        env.exactly_once = eos;
+        // As Kafka Streams' exactly_once_v2: one transactional producer per stream thread.
+        if (eos)
+            producer_settings["transactional.id"] =
+                cfg.application_id + "-" + ctx.process_id + "-" + std::to_string(self.index_ + 1);
         std::optional<std::map<std::string, std::string>> sink_settings = ctx.sink_producer_settings;
         if (sink_settings) (*sink_settings)["client.id"] = name + "-sink-producer";
         std::set<std::string, std::less<>> internal(ctx.plan.repartition_topics.begin(), ctx.plan.repartition_topics.end());
@@ -238,6 +244,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         options.task_timeout = cfg.task_timeout;
         options.buffered_records_per_partition = cfg.buffered_records_per_partition;
         options.embedded = ctx.embedded;
+        options.read_committed = eos;
         consumer_port = std::make_unique<kafka::kafka_consumer_port>(consumer.get(), collector->handle(), ctx.plan,
                                                                      std::move(options), metrics);
         // The end offsets of changelogs are queried on the app's worker; the answer wakes the loop.
@@ -247,12 +254,13 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             });
         collector->set_task_timeout(cfg.task_timeout);
         producer_port = std::make_unique<kafka::kafka_producer_port>(
-            *collector, metrics, cfg.task_timeout, [this] { return self.stop_deadline_.load(); });
+            *collector, metrics, cfg.task_timeout, [this] { return self.stop_deadline_.load(); }, consumer.get());
         task_manager_config tm;
         tm.name = name;
         tm.max_task_idle_ms = cfg.max_task_idle.count();
         tm.buffered_records_per_partition = cfg.buffered_records_per_partition;
-        tm.commit_interval_ms = cfg.commit_interval.count();
+        tm.commit_interval_ms = cfg.effective_commit_interval().count();
+        tm.exactly_once = eos;
         tm.restore_stall_timeout = client_timeout;
         tm.restore_listener = ctx.restore_listener.get();
         tm.max_async_in_flight = cfg.max_async_in_flight_per_task;
@@ -549,6 +557,9 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
 
     task<void> loop() {
         setup();
+        // Exactly-once: the transactional.id registered (fencing an earlier incarnation of this
+        // thread and aborting what it left open) before the first poll.
+        if (collector->transactional()) co_await on_worker([this] { collector->init_transactions(client_timeout); });
         wake.emplace(strand, ::dup(pipe_r));
         timer.emplace(strand);
         join_timer.emplace(strand);
@@ -666,6 +677,8 @@ void stream_thread::finish(std::exception_ptr error) {
     if (error) {
         try {
             std::rethrow_exception(error);
+        } catch (const task_migrated_error& e) {
+            KSTREAMS_LOG(warn, st.name + ": " + e.what() + "; closing its tasks dirty, a new thread rejoins the group");
         } catch (const std::exception& e) {
             KSTREAMS_LOG(error, st.name + " died: " + e.what());
         } catch (...) {

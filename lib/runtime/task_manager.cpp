@@ -248,6 +248,11 @@ bool task_manager::revive_corrupted() {
         const bool logged = t->task->changelog_topic_of(e.store()) != nullptr;
         if (!logged || ++t->corruptions >= max_corruption_retries)
             throw unrecoverable_corruption(e, logged, t->corruptions);
+        // Exactly-once: every task's work since the last commit is in the thread's transaction,
+        // so all of them go back to it (the transaction aborted, the stores restored).
+        if (config_.exactly_once)
+            throw task_migrated_error(config_.name + ": " + e.what() + "; under exactly-once the thread's transaction "
+                                      "is aborted and its tasks restart from the last commit");
         // Records in flight in async processors resume on the task's own executor: the task cannot
         // be closed from here under them. The thread fails instead (its tasks are then closed on
         // their executors); the corruption is found again, and handled, when the task next runs.
@@ -268,6 +273,7 @@ stream_task& task_manager::add_task(const subtopology_group& sub, kstreams::task
         managed_task& t = *(active_[id] = std::move(it->second));
         suspended_.erase(it);
         if (t.restoring) restoring_.push_back(&t);
+        if (config_.exactly_once) delete_checkpoint_of(t);  // it runs again: written at suspension
         return *t.task;
     }
     return *create(sub, id).task;
@@ -321,8 +327,24 @@ void task_manager::revoke() {
 }
 
 void task_manager::lose() {
+    // Exactly-once: what the tasks did since the last commit is in the open transaction; it must
+    // not commit with what their successors do. A producer that cannot abort fails the thread.
+    abort_transaction(true);
     close(false);
     consumer_.unassign();
+}
+
+void task_manager::abort_transaction(bool throwing) {
+    if (!config_.exactly_once) return;
+    if (throwing) {
+        producer_.abort_transaction();
+        return;
+    }
+    try {
+        producer_.abort_transaction();
+    } catch (const std::exception& e) {
+        KSTREAMS_LOG(warn, config_.name + ": aborting the transaction: " + e.what());
+    }
 }
 
 void task_manager::close_suspended() {
@@ -360,8 +382,12 @@ void task_manager::close(bool clean) {
     for (auto& [id, t] : active_) close_task(*t, clean);
     restoring_.clear();
     if (clean) {
-        producer_.flush();
+        // What closing processors sent: under exactly-once in a transaction of its own.
+        if (config_.exactly_once && !active_.empty()) producer_.commit_transaction({});
+        else producer_.flush();
         for (auto& [id, t] : active_) write_checkpoint_of(*t, true);
+    } else {
+        abort_transaction(false);
     }
     for (auto& [id, t] : active_) retire(*t);
     partitions_.clear();
@@ -373,6 +399,7 @@ void task_manager::close(bool clean) {
 void task_manager::start_restoring(managed_task& t) {
     checkpoint_offsets cp;
     if (t.task->has_persistent_stores() && !env_.state_dir.empty()) cp = read_checkpoint(t.task->task_directory());
+    if (config_.exactly_once) delete_checkpoint_of(t);
     for (const auto& reg : t.task->changelogs()) {
         restore_target target;
         target.reg = &reg;
@@ -727,7 +754,7 @@ void task_manager::prepare_commit(managed_task& t) {
 void task_manager::finish_commit(bool force_checkpoint) {
     next_commit_ = env_.wall_clock() + std::max<std::int64_t>(0, config_.commit_interval_ms);
     if (active_.empty()) return;
-    producer_.flush();
+    if (!config_.exactly_once) producer_.flush();  // a transaction's commit flushes it
     auto& offsets = commit_offsets_;
     auto& queues = commit_queues_;
     offsets.clear();
@@ -739,13 +766,21 @@ void task_manager::finish_commit(bool force_checkpoint) {
         }
         t->to_commit.clear();
     }
-    if (!offsets.empty()) {
+    auto committed = [&] {
+        for (std::size_t i = 0; i < queues.size(); ++i) {
+            queues[i]->committed = offsets[i].offset;
+            if (auto it = partitions_.find(queues[i]->tp()); it != partitions_.end()) it->second.first->corruptions = 0;
+        }
+    };
+    if (config_.exactly_once) {
+        // Records and offsets in one transaction (throws task_migrated_error if it aborted).
+        producer_.commit_transaction(offsets);
+        committed();
+        if (!offsets.empty()) consumer_.committed_in_transaction(offsets);
+    } else if (!offsets.empty()) {
         const auto result = consumer_.commit(offsets);
         if (result == consumer_port::commit_result::ok) {
-            for (std::size_t i = 0; i < queues.size(); ++i) {
-                queues[i]->committed = offsets[i].offset;
-                if (auto it = partitions_.find(queues[i]->tp()); it != partitions_.end()) it->second.first->corruptions = 0;
-            }
+            committed();
         } else if (result == consumer_port::commit_result::unavailable) {
             KSTREAMS_LOG(warn, config_.name + ": the group coordinator did not answer the commit; the next commit "
                                               "tries again");
@@ -776,6 +811,7 @@ void task_manager::write_checkpoint_of(managed_task& t, bool force) {
             t.changelog_offsets[it->first] = std::max(t.changelog_offsets[it->first], it->second + 1);
     }
     if (env_.state_dir.empty() || !t.task->has_persistent_stores()) return;
+    if (config_.exactly_once && !force) return;  // only on a clean suspend or close
     checkpoint_offsets persistent;
     std::int64_t moved = 0;
     for (const auto& reg : t.task->changelogs())
@@ -791,6 +827,16 @@ void task_manager::write_checkpoint_of(managed_task& t, bool force) {
     t.task->flush_stores();
     write_checkpoint(t.task->task_directory(), persistent);
     t.checkpointed = std::move(persistent);
+}
+
+void task_manager::delete_checkpoint_of(managed_task& t) {
+    t.checkpointed.clear();
+    if (env_.state_dir.empty() || !t.task->has_persistent_stores()) return;
+    std::error_code ec;
+    std::filesystem::remove(t.task->task_directory() / ".checkpoint", ec);
+    if (ec)
+        throw streams_error(config_.name + ": task " + t.task->id().to_string() + ": cannot delete its checkpoint " +
+                            (t.task->task_directory() / ".checkpoint").string() + ": " + ec.message());
 }
 
 // ---- queries ----------------------------------------------------------------------------------

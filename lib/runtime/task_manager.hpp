@@ -69,6 +69,13 @@ struct task_manager_config {
     /// The runner assigns partitions with committed offsets (the Kafka runtime): a store whose
     /// changelog is a source topic restores up to them. Without (the test driver), to the end.
     bool committed_offsets = true;
+    /// processing.guarantee=exactly_once_v2: a commit is the producer's transaction
+    /// (producer_port::commit_transaction) instead of a flush and the consumer's commit; a task's
+    /// checkpoint file is deleted once read and written only when the task is suspended or closed
+    /// cleanly (so after a crash the stores are wiped and restored, never trusted); tasks closed
+    /// dirty abort the transaction; a store corrupted mid-run fails the thread's transaction
+    /// (task_migrated_error) instead of reviving the one task, since the others' work is in it too.
+    bool exactly_once = false;
 };
 
 /// Restoration progress of one store's changelog partition.
@@ -211,6 +218,11 @@ private:
     void close_suspended();
     void close_task(managed_task& t, bool clean);
     void write_checkpoint_of(managed_task& t, bool force);
+    /// Exactly-once: the task runs, so its checkpoint file goes (Kafka's rule: none is trusted
+    /// after an unclean stop); it is written again on a clean suspend or close.
+    void delete_checkpoint_of(managed_task& t);
+    /// Exactly-once: aborts the open transaction after tasks were closed dirty.
+    void abort_transaction(bool throwing);
     void suspend_restoration(managed_task& t);
     void process_one(managed_task& t, partition_queue& q);
     bool fill(managed_task& t, partition_queue& q);

@@ -5,8 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
-#include <cstdio>
-#include <cstdlib>
 #include <set>
 #include <thread>
 
@@ -14,44 +12,16 @@
 #include <kstreams/error.hpp>
 #include <kstreams/streams.hpp>
 
+#include "tests/integration/broker_control.hpp"
 #include "tests/integration/broker_fixture.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
+using test::broker_control;
+using test::controllable;
+using test::outage;
 
 namespace {
-
-/// scripts/kafka-broker `command`; its output.
-std::string broker_control(const std::string& command) {
-    const char* script = std::getenv("KSTREAMS_BROKER_SCRIPT");
-    if (!script) return {};
-    std::string out;
-    if (FILE* p = ::popen((std::string(script) + " " + command + " 2>/dev/null").c_str(), "r")) {
-        char buf[256];
-        while (std::fgets(buf, sizeof buf, p)) out += buf;
-        ::pclose(p);
-    }
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    return out;
-}
-
-/// Whether this run's broker is the one the script controls (else the outage tests do not run).
-bool controllable() {
-    if (broker_control("status") == test::broker()) return true;
-    MESSAGE("not run: the broker at KSTREAMS_BOOTSTRAP is not scripts/kafka-broker's");
-    return false;
-}
-
-/// Takes the broker down for the guard's life.
-struct outage {
-    outage() { broker_control("pause"); }
-    ~outage() { end(); }
-    void end() {
-        if (!over) REQUIRE(broker_control("resume") == test::broker());
-        over = true;
-    }
-    bool over = false;
-};
 
 /// Passes records through, each waiting while `hold` is set.
 topology held_pass_through(const std::string& in, const std::string& out, std::atomic<bool>& hold) {

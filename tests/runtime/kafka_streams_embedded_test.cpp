@@ -115,11 +115,28 @@ TEST_CASE("an internal topic with the wrong partition count is a clear error nam
     CHECK(app.state() == streams_state::error);
 }
 
-TEST_CASE("exactly_once_v2 is refused clearly until it is supported") {
+TEST_CASE("exactly_once_v2 needs a real cluster: on the embedded cluster start() says so") {
     auto topo = test::word_count_topology("in", "out");
     auto cfg = embedded_config("eos");
     cfg.guarantee = processing_guarantee::exactly_once_v2;
-    CHECK_THROWS_WITH_AS(kafka_streams(topo, cfg), doctest::Contains("exactly_once_v2"), std::invalid_argument);
+    kafka_streams app(topo, cfg);
+    CHECK_THROWS_WITH_AS(app.start(), doctest::Contains("exactly_once_v2 needs a real Kafka cluster"), streams_error);
+    CHECK(app.state() == streams_state::error);
+    // Nor across two clusters.
+    cfg.sink_bootstrap_servers = "127.0.0.1:1";
+    CHECK_THROWS_WITH_AS(kafka_streams(topo, cfg), doctest::Contains("a transaction does not span two clusters"),
+                         std::invalid_argument);
+}
+
+TEST_CASE("commit.interval.ms defaults to Kafka's for the guarantee: 30 s, or 100 ms under exactly_once_v2") {
+    streams_config c;
+    CHECK(c.effective_commit_interval() == 30s);
+    c.guarantee = processing_guarantee::exactly_once_v2;
+    CHECK(c.effective_commit_interval() == 100ms);
+    c.commit_interval = 5s;
+    CHECK(c.effective_commit_interval() == 5s);
+    auto p = streams_config::from_properties({{"processing.guarantee", "exactly_once_v2"}});
+    CHECK(p.effective_commit_interval() == 100ms);
 }
 
 TEST_CASE("streams_config reads Java-style properties") {

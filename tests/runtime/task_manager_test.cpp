@@ -119,6 +119,12 @@ struct fake_producer final : detail::producer_port, detail::record_collector {
         else log.push_back("send " + t + " " + (key ? str(*key) : str()));
     }
     std::int32_t partition_count(std::string_view) override { return 2; }
+    void commit_transaction(std::span<const detail::partition_offset> offsets) override {
+        str line = "commit transaction";
+        for (const auto& [tp, o] : offsets) line += " " + tp->topic + "-" + std::to_string(tp->partition) + "@" + std::to_string(o);
+        log.push_back(line);
+    }
+    void abort_transaction() override { log.push_back("abort transaction"); }
 };
 
 struct fake_restorer final : detail::restore_reader {
@@ -214,23 +220,37 @@ struct fixture {
     counting_listener listener;
     std::unique_ptr<detail::task_manager> tm;
     std::filesystem::path dir;
+    detail::task_manager_config cfg;
 
-    explicit fixture(bool persistent = false, bool cached = false, std::int64_t commit_interval = -1)
+    /// `exactly_once`: processing.guarantee=exactly_once_v2 (with a checkpoint_delta of 0, so that
+    /// at-least-once would write a checkpoint at every commit).
+    explicit fixture(bool persistent = false, bool cached = false, std::int64_t commit_interval = -1,
+                     bool exactly_once = false)
         : topo(count_topology(persistent, cached)), groups(detail::group_topology(topo.model())) {
         env.application_id = "app";
         env.wall_clock = [this] { return now; };
         env.collector = &producer;
         env.metrics = &metrics;
         env.stores.cache = &cache;
+        env.exactly_once = exactly_once;
         if (persistent) {
             dir = test_support::fresh_temp_dir("task-manager");
             env.state_dir = dir / "app";
         }
-        detail::task_manager_config cfg;
         cfg.max_task_idle_ms = -1;
         cfg.commit_interval_ms = commit_interval;
         cfg.restore_batch = 1000;
         cfg.restore_listener = &listener;
+        cfg.exactly_once = exactly_once;
+        if (exactly_once) cfg.checkpoint_delta = 0;
+        make_task_manager();
+    }
+    /// A new task manager over the same state directory and ports (a restarted instance).
+    void restart() {
+        tm.reset();
+        make_task_manager();
+    }
+    void make_task_manager() {
         tm = std::make_unique<detail::task_manager>(
             topo.model(), groups, env, consumer, producer, restorer,
             [this](std::string_view topic) -> const detail::subtopology_group* {
@@ -428,4 +448,67 @@ TEST_CASE("task manager: lost partitions close the tasks without committing") {
     CHECK(f.consumer.commits.empty());
     CHECK(f.consumer.outstanding == 0);
     CHECK(f.tm->tasks().empty());
+}
+
+TEST_CASE("task manager, exactly-once: a commit is one transaction with the offsets; checkpoints only on a clean close") {
+    fixture f(true, true, -1, true);
+    f.tm->assign({in0});
+    f.consumer.add(in0, "a", "v", 1);
+    f.consumer.add(in0, "a", "v", 2);
+    f.consumer.add(in0, "b", "v", 3);
+    f.turn();
+    const auto file = f.dir / "app" / "0_0" / ".checkpoint";
+    f.log.clear();
+    f.tm->commit();
+    // The caches' records, then the transaction with the offsets: no consumer commit, no flush
+    // of its own (committing the transaction delivers everything first).
+    CHECK(f.log == events{"send out a", "send out b", "commit transaction in-0@3"});
+    CHECK(f.consumer.commits.empty());
+    CHECK_FALSE(std::filesystem::exists(file));  // at-least-once would have written it here
+    f.tm->close(true);
+    REQUIRE(std::filesystem::exists(file));
+    CHECK(detail::read_checkpoint(f.dir / "app" / "0_0").at({changelog, 0}) == 2);
+}
+
+TEST_CASE("task manager, exactly-once: after an unclean stop the store is wiped and restored; after a clean one it is trusted") {
+    fixture f(true, false, -1, true);
+    const auto file = f.dir / "app" / "0_0" / ".checkpoint";
+    f.tm->assign({in0});
+    f.consumer.add(in0, "a", "v", 1);
+    f.turn();
+    f.tm->commit();
+    f.log.clear();
+    f.tm->lose();  // as a crash: no clean close
+    CHECK(f.log.front() == "abort transaction");
+    CHECK_FALSE(std::filesystem::exists(file));
+
+    f.restorer.changelogs[cl0] = count_changelog(5);
+    f.restart();
+    f.tm->assign({in0});
+    CHECK(f.metrics.value("stores-wiped") == 1);  // files and no checkpoint: not trusted
+    while (f.tm->restoring()) f.turn();
+    CHECK(f.listener.first_from == 0);  // the whole changelog
+    CHECK(f.metrics.value("records-restored") == 5);
+    f.tm->close(true);
+    REQUIRE(std::filesystem::exists(file));
+    CHECK(detail::read_checkpoint(f.dir / "app" / "0_0").at({changelog, 0}) == 5);
+
+    f.restart();
+    f.tm->assign({in0});
+    CHECK(f.metrics.value("stores-wiped") == 1);  // closed cleanly: kept
+    CHECK_FALSE(std::filesystem::exists(file));    // deleted while the task runs
+    while (f.tm->restoring()) f.turn();
+    CHECK(f.metrics.value("records-restored") == 5);  // nothing more to restore
+}
+
+TEST_CASE("task manager, exactly-once: a suspended task writes its checkpoint; resumed, it deletes it again") {
+    fixture f(true, false, -1, true);
+    const auto file = f.dir / "app" / "0_0" / ".checkpoint";
+    f.tm->assign({in0});
+    f.consumer.add(in0, "a", "v", 1);
+    f.turn();
+    f.tm->revoke();
+    CHECK(std::filesystem::exists(file));
+    f.tm->assign({in0});
+    CHECK_FALSE(std::filesystem::exists(file));
 }
