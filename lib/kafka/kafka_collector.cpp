@@ -172,17 +172,21 @@ void kafka_collector::begin_transaction_slow() {
     in_transaction_.store(true, std::memory_order_release);
 }
 
-void kafka_collector::transaction_failed(rd_kafka_error_t* error, const char* what) {
+void kafka_collector::abort_quietly(std::chrono::steady_clock::time_point deadline) {
+    if (rd_kafka_error_t* e = rd_kafka_abort_transaction(producer_.get(), std::max(1000, remaining_ms(deadline)))) {
+        KSTREAMS_LOG(warn, std::string("aborting the transaction: ") + rd_kafka_error_string(e));
+        rd_kafka_error_destroy(e);
+    }
+    in_transaction_.store(false, std::memory_order_release);
+}
+
+void kafka_collector::transaction_failed(rd_kafka_error_t* error, const char* what,
+                                         std::chrono::steady_clock::time_point deadline) {
     const std::string reason = rd_kafka_error_string(error);
     const bool must_abort = rd_kafka_error_txn_requires_abort(error);
     const bool fatal = rd_kafka_error_is_fatal(error);
     rd_kafka_error_destroy(error);
-    if (must_abort) {
-        if (rd_kafka_error_t* e = rd_kafka_abort_transaction(producer_.get(), 30000)) {
-            KSTREAMS_LOG(warn, std::string("aborting the transaction: ") + rd_kafka_error_string(e));
-            rd_kafka_error_destroy(e);
-        }
-    }
+    if (must_abort) abort_quietly(deadline);
     in_transaction_.store(false, std::memory_order_release);
     throw detail::task_migrated_error(std::string("could not ") + what + ": " + reason +
                                       (fatal ? " (the producer is fenced)" : " (the transaction is aborted)"));
@@ -194,7 +198,8 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
     const bool with_offsets = offsets && offsets->cnt > 0;
     if (!in_transaction_.load(std::memory_order_relaxed) && !with_offsets) return;
     if (!in_transaction_.load(std::memory_order_relaxed)) {
-        if (rd_kafka_error_t* e = rd_kafka_begin_transaction(producer_.get())) transaction_failed(e, "begin a transaction");
+        if (rd_kafka_error_t* e = rd_kafka_begin_transaction(producer_.get()))
+            transaction_failed(e, "begin a transaction", deadline);
         in_transaction_.store(true, std::memory_order_release);
     }
     // Every record delivered first, so that a failed one is known before anything commits: under
@@ -208,14 +213,12 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
         try {
             check_failed();
         } catch (...) {
-            if (rd_kafka_error_t* e = rd_kafka_abort_transaction(producer_.get(), 30000)) rd_kafka_error_destroy(e);
-            in_transaction_.store(false, std::memory_order_release);
+            abort_quietly(deadline);
             throw;
         }
         if (!err) break;
         if (std::chrono::steady_clock::now() >= deadline) {
-            if (rd_kafka_error_t* e = rd_kafka_abort_transaction(producer_.get(), 30000)) rd_kafka_error_destroy(e);
-            in_transaction_.store(false, std::memory_order_release);
+            abort_quietly(deadline);
             throw streams_error(std::string("the producer could not deliver the transaction's records within ") +
                                 std::to_string(task_timeout_.count()) + " ms (task.timeout.ms)");
         }
@@ -233,7 +236,7 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
                 continue;
             }
             rd_kafka_consumer_group_metadata_destroy(group);
-            transaction_failed(e, "send the consumed offsets to the transaction");
+            transaction_failed(e, "send the consumed offsets to the transaction", deadline);
         }
         rd_kafka_consumer_group_metadata_destroy(group);
     }
@@ -245,7 +248,7 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
             rd_kafka_error_destroy(e);
             continue;
         }
-        transaction_failed(e, "commit the transaction");
+        transaction_failed(e, "commit the transaction", deadline);
     }
     in_transaction_.store(false, std::memory_order_release);
 }

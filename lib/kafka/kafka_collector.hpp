@@ -82,7 +82,10 @@ private:
     std::int32_t partition_count(std::string_view topic, rd_kafka_topic_t* rkt, rd_kafka_t* rk);
     void begin_transaction_slow();
     /// Handles a failed transactional call: aborts if it must be, then throws task_migrated_error.
-    [[noreturn]] void transaction_failed(rd_kafka_error_t* error, const char* what);
+    [[noreturn]] void transaction_failed(rd_kafka_error_t* error, const char* what,
+                                         std::chrono::steady_clock::time_point deadline);
+    /// Aborts what is open, within what is left until `deadline` (at least a second); ignores failures.
+    void abort_quietly(std::chrono::steady_clock::time_point deadline);
 
     production_error_policy policy_;
     std::chrono::milliseconds task_timeout_{300000};
