@@ -421,6 +421,19 @@ std::optional<std::pair<std::int64_t, std::int64_t>> kafka_restore_reader::offse
     return std::pair<std::int64_t, std::int64_t>{a.lo, a.hi};
 }
 
+bool kafka_restore_reader::held_back(const d::topic_partition& tp) const {
+    // A read_committed consumer stops at the last stable offset: the first record of a transaction
+    // still open (a dead producer's, until its transaction times out). Committed records after it
+    // (a later producer's) are part of the state: the end is only reached past the high watermark.
+    std::int64_t lo = -1, hi = -1;
+    rd_kafka_get_watermark_offsets(consumer_, tp.topic.c_str(), tp.partition, &lo, &hi);
+    if (hi < 0) return false;
+    tpl_ptr one = make_tpl(1);
+    rd_kafka_topic_partition_list_add(one.get(), tp.topic.c_str(), tp.partition);
+    if (rd_kafka_position(consumer_, one.get()) || one->elems[0].offset < 0) return false;
+    return one->elems[0].offset < hi;
+}
+
 void kafka_restore_reader::add(const d::topic_partition& tp, std::int64_t from) {
     if (positions_.count(tp)) change_assignment(tp, 0, false);
     positions_[tp] = from;
@@ -466,7 +479,7 @@ std::size_t kafka_restore_reader::read(std::size_t max, d::restore_sink& sink) {
         if (m->err) {
             if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
                 if (current == tp) apply();
-                if (positions_.count(tp)) sink.on_end(tp);
+                if (positions_.count(tp) && !held_back(tp)) sink.on_end(tp);
             } else {
                 KSTREAMS_LOG(warn, std::string("restore consumer: ") + rd_kafka_message_errstr(m.get()));
             }

@@ -114,6 +114,8 @@ public:
 private:
     struct queries;
     void change_assignment(const d::topic_partition& tp, std::int64_t from, bool add);
+    /// At an end-of-partition: whether an open transaction holds back committed records after it.
+    bool held_back(const d::topic_partition& tp) const;
 
     rd_kafka_t* consumer_;
     std::chrono::milliseconds timeout_;

@@ -88,7 +88,9 @@ public:
         }
         target->position = last_offset + 1;
         t->changelog_offsets[{tp.topic, tp.partition}] = target->position;
-        if (target->position >= target->end) tm_.finish_target(*t, *target);
+        // Exactly-once: the end known at the start is the last stable offset, which an open
+        // transaction holds back while committed records follow it: only the reader's end counts.
+        if (target->position >= target->end && !tm_.config_.exactly_once) tm_.finish_target(*t, *target);
     }
     void on_end(const topic_partition& tp) override {
         auto it = targets_.find(tp);
@@ -430,6 +432,7 @@ void task_manager::suspend_restoration(managed_task& t) {
 
 void task_manager::finish_target(managed_task& t, restore_target& target) {
     target.done = true;  // restore_step takes it off the reader once the read returns
+    target.end = std::max(target.end, target.position);
     if (target.end > 0) t.changelog_offsets[{target.tp.topic, target.tp.partition}] = target.end;
     if (target.started)
         if (auto* l = config_.restore_listener)
@@ -478,7 +481,7 @@ bool task_manager::restore_step() {
                 target.end = hi;
                 target.position = start;
                 progressed = true;
-                if (start >= hi) {
+                if (start >= hi && !config_.exactly_once) {
                     finish_target(*t, target);
                     continue;
                 }
