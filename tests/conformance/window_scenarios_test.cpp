@@ -112,4 +112,38 @@ TEST_CASE("window_hopping") {
     h.finish();
 }
 
+TEST_CASE("window_table_join") {
+    streams_builder b;
+    auto in = b.stream<str, str>("in");
+    auto in2 = b.stream<str, str>("in2");
+    const auto pair = [](std::int64_t x, std::int64_t y) { return std::to_string(x) + ":" + std::to_string(y); };
+    const auto maybe = [](const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : str("null"); };
+    const auto w = time_windows::of_size_with_no_grace(10ms);
+    auto left = in.group_by_key().windowed_by(w).count();
+    auto right = in2.group_by_key().windowed_by(w).count();
+    show_to(left.join(right, pair), "out-join");
+    show_to(left.left_join(right, [&](std::int64_t x, const std::optional<std::int64_t>& y) { return std::to_string(x) + ":" + maybe(y); }),
+            "out-left");
+    const auto gap = session_windows::of_inactivity_gap_with_no_grace(5ms);
+    auto s1 = in.group_by_key().windowed_by(gap).count();
+    auto s2 = in2.group_by_key().windowed_by(gap).count();
+    // select_key, not map: the sessions a merge replaces arrive as tombstones, which it keeps.
+    s1.outer_join(s2, [&](const std::optional<std::int64_t>& x, const std::optional<std::int64_t>& y) { return maybe(x) + ":" + maybe(y); })
+        .to_stream()
+        .select_key([](const windowed<str>& k, const str&) { return show(k); })
+        .to("out-session-outer");
+    harness h("window_table_join", b.build());
+    h.input("in", s, s).input("in2", s, s).output("out-join", s, s).output("out-left", s, s).output("out-session-outer", s, s);
+    h.pipe("in", S("a"), S("1"), 0);
+    h.pipe("in2", S("a"), S("2"), 3);
+    h.pipe("in", S("a"), S("3"), 5);
+    h.pipe("in", S("b"), S("4"), 6);
+    h.pipe("in2", S("a"), S("5"), 12);
+    h.pipe("in", S("a"), S("6"), 14);
+    h.pipe("in2", S("b"), S("7"), 9);
+    h.pipe("in2", S("a"), S("8"), 8);
+    h.pipe("in", S("b"), S("9"), 30);
+    h.finish();
+}
+
 }  // TEST_SUITE

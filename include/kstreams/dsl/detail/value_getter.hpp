@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,8 +18,10 @@
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/ops/store_access.hpp>
+#include <kstreams/dsl/ops/window_store_access.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/state/timestamped_key_value_store.hpp>
+#include <kstreams/state/window_store.hpp>
 
 namespace kstreams::dsl_detail {
 
@@ -56,6 +59,38 @@ private:
     timestamped_key_value_store<K, V>* store_ = nullptr;
 };
 
+/// The getter of a windowed aggregation's table (key windowed<K>), as Kafka's: a time or sliding
+/// window's row from its window store by key and start; a session's from its session store by key,
+/// start and end, timestamped with the session's end.
+template <class K, class V>
+class windowed_store_value_getter final : public value_getter<windowed<K>, V> {
+public:
+    explicit windowed_store_value_getter(std::string store) : store_name_(std::move(store)) {}
+    void init(kstreams::detail::task_context& ctx, const kstreams::detail::node& self) override {
+        state_store& s = ctx.store(store_name_, self);
+        windows_ = dynamic_cast<window_store<K, value_and_timestamp<V>>*>(&s);
+        if (!windows_) sessions_ = &typed_session_store_of<K, V>(ctx, store_name_, self);
+    }
+    std::optional<value_and_timestamp<V>> get(const windowed<K>& key) override {
+        if (windows_) return windows_->fetch(key.key, key.window.start);
+        auto v = sessions_->fetch_session(key.key, key.window.start, key.window.end);
+        if (!v) return std::nullopt;
+        return value_and_timestamp<V>{std::move(*v), key.window.end};
+    }
+
+private:
+    std::string store_name_;
+    window_store<K, value_and_timestamp<V>>* windows_ = nullptr;
+    session_store<K, V>* sessions_ = nullptr;
+};
+
+template <class T>
+struct windowed_key : std::false_type {};
+template <class K>
+struct windowed_key<windowed<K>> : std::true_type {
+    using inner = K;
+};
+
 /// A getter computing its rows from another getter's: f(key, parent row) -> row.
 template <class K, class VIn, class V, class F>
 class derived_value_getter final : public value_getter<K, V> {
@@ -80,7 +115,13 @@ value_getter_supplier<K, V> value_getter_of(builder_state& b, std::size_t node) 
     if (!t.materialized || g.stores.empty())
         throw topology_error("DSL node " + g.name + ": a join needs this table's values, but it keeps no store");
     const std::string store = g.stores.front()->name();
-    return {[store] { return std::unique_ptr<value_getter<K, V>>(std::make_unique<store_value_getter<K, V>>(store)); }, {store}};
+    if constexpr (windowed_key<K>::value) {
+        using inner = typename windowed_key<K>::inner;
+        return {[store] { return std::unique_ptr<value_getter<K, V>>(std::make_unique<windowed_store_value_getter<inner, V>>(store)); },
+                {store}};
+    } else {
+        return {[store] { return std::unique_ptr<value_getter<K, V>>(std::make_unique<store_value_getter<K, V>>(store)); }, {store}};
+    }
 }
 
 /// The view of an unmaterialized node of value V computed from parent node `parent` (value VIn)

@@ -19,7 +19,9 @@ import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.WindowedSerdes;
@@ -122,6 +124,35 @@ final class WindowScenarios {
                 "out-agg", PSS);
             Harness h = new Harness(b.build(), out).input("in", S, S).output("out-count", S, L).output("out-agg", S, S);
             hoppingInputs(h);
+            h.finish();
+        });
+        // Windowed tables joined: a table-table join reads a time-windowed count through its
+        // window store and a session count through its session store (Kafka's value getters).
+        scenarios.put("window_table_join", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> in = b.stream("in", SS);
+            KStream<String, String> in2 = b.stream("in2", SS);
+            TimeWindows w = TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10));
+            KTable<Windowed<String>, Long> left = in.groupByKey().windowedBy(w).count();
+            KTable<Windowed<String>, Long> right = in2.groupByKey().windowedBy(w).count();
+            showTo(left.join(right, (x, y) -> x + ":" + y), "out-join", PSS);
+            showTo(left.leftJoin(right, (x, y) -> x + ":" + y), "out-left", PSS);
+            SessionWindows gap = SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(5));
+            KTable<Windowed<String>, Long> s1 = in.groupByKey().windowedBy(gap).count();
+            KTable<Windowed<String>, Long> s2 = in2.groupByKey().windowedBy(gap).count();
+            // selectKey, not map: the sessions a merge replaces arrive as tombstones, which it keeps.
+            s1.outerJoin(s2, (x, y) -> x + ":" + y).toStream().selectKey((k, v) -> show(k)).to("out-session-outer", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("in2", S, S)
+                .output("out-join", S, S).output("out-left", S, S).output("out-session-outer", S, S);
+            h.pipe("in", "a", "1", 0);
+            h.pipe("in2", "a", "2", 3);
+            h.pipe("in", "a", "3", 5);
+            h.pipe("in", "b", "4", 6);
+            h.pipe("in2", "a", "5", 12);
+            h.pipe("in", "a", "6", 14);
+            h.pipe("in2", "b", "7", 9);
+            h.pipe("in2", "a", "8", 8);
+            h.pipe("in", "b", "9", 30);
             h.finish();
         });
     }
