@@ -352,11 +352,14 @@ void kafka_task_collector::send(std::string_view topic, std::optional<std::int32
     const std::size_t key_len = key ? key->size() : 0;
     void* value_ptr = value ? const_cast<char*>(value->data()) : nullptr;
     const std::size_t value_len = value ? value->size() : 0;
+    // A negative timestamp is Kafka's "none" (a suppress buffer's changelog): librdkafka's 0
+    // stamps the record with the time it is produced, as Java's producer does.
+    const std::int64_t stamp = timestamp < 0 ? 0 : timestamp;
     std::optional<std::chrono::steady_clock::time_point> full_since;
     for (;;) {
         const rd_kafka_resp_err_t err = rd_kafka_producev(
             e.rk, RD_KAFKA_V_RKT(e.rkt), RD_KAFKA_V_PARTITION(part), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-            RD_KAFKA_V_KEY(key_ptr, key_len), RD_KAFKA_V_VALUE(value_ptr, value_len), RD_KAFKA_V_TIMESTAMP(timestamp),
+            RD_KAFKA_V_KEY(key_ptr, key_len), RD_KAFKA_V_VALUE(value_ptr, value_len), RD_KAFKA_V_TIMESTAMP(stamp),
             RD_KAFKA_V_HEADERS(rh), RD_KAFKA_V_END);
         if (!err) {
             ++produced_;

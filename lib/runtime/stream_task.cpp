@@ -331,6 +331,28 @@ void stream_task::log_change(std::string_view store_name, std::string_view key, 
     collector().send(it->second, id_.partition, key, value, timestamp, no_headers, store_name);
 }
 
+state::stored_metadata stream_task::current_stored_metadata() {
+    if (!has_metadata_) return {};
+    if (!last_stored_topic_ || *last_stored_topic_ != metadata_.topic) {
+        auto it = stored_topics_.find(metadata_.topic);
+        if (it == stored_topics_.end()) it = stored_topics_.emplace(metadata_.topic).first;
+        last_stored_topic_ = &*it;
+    }
+    return {last_stored_topic_, metadata_.partition, metadata_.offset};
+}
+
+void stream_task::set_stored_metadata(const state::stored_metadata& m) {
+    has_metadata_ = m.topic != nullptr;
+    if (has_metadata_) metadata_ = {*m.topic, m.partition, m.offset};
+}
+
+void stream_task::log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
+                             std::int64_t timestamp, const headers& hdrs) {
+    auto it = changelog_topic_of_.find(store_name);
+    if (it == changelog_topic_of_.end()) return;
+    collector().send(it->second, id_.partition, key, value, timestamp, hdrs, store_name);
+}
+
 }  // namespace kstreams::detail
 
 namespace kstreams::detail {

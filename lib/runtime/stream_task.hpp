@@ -25,6 +25,7 @@
 
 #include "lib/core/topology_groups.hpp"
 #include "lib/runtime/punctuation_queue.hpp"
+#include "lib/state/task_store_hooks.hpp"
 #include "lib/state/store_resources.hpp"
 #include "lib/state/task_directory_lock.hpp"
 
@@ -76,7 +77,8 @@ struct changelog_registration {
     bool source_topic = false;
 };
 
-class stream_task final : public task_context, public store_context, public async_host {
+class stream_task final : public task_context, public store_context, public async_host,
+                          public state::changelog_with_headers, public state::record_metadata_hooks {
 public:
     stream_task(const topology_model& model, const topology_groups& groups, const subtopology_group& sub,
                 kstreams::task_id id, task_environment& env);
@@ -147,6 +149,10 @@ public:
     void register_store(state_store& store, restore_callback restore) override;
     void log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
                     std::int64_t timestamp) override;
+    void log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
+                    std::int64_t timestamp, const headers& hdrs) override;
+    state::stored_metadata current_stored_metadata() override;
+    void set_stored_metadata(const state::stored_metadata& m) override;
     record_context current_record_context() const override { return current_record_; }
     void set_current_record_context(record_context rc) override { current_record_ = rc; }
     store_resources* resources() override { return &resources_; }
@@ -215,6 +221,9 @@ private:
     punctuation_queue wall_clock_punctuations_;
 
     std::int64_t stream_time_ = -1;
+    /// Topics of records kept by record cache entries (current_stored_metadata).
+    std::set<std::string, std::less<>> stored_topics_;
+    const std::string* last_stored_topic_ = nullptr;
     record_metadata metadata_;
     bool has_metadata_ = false;
     bool reads_global_ = false;  ///< a processor asked for a global store written by another thread

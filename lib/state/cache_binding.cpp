@@ -10,6 +10,7 @@ cache_binding::~cache_binding() {
 
 void cache_binding::attach(store_context& ctx, const std::string& store_name, record_cache::flush_callback on_flush) {
     ctx_ = &ctx;
+    hooks_ = dynamic_cast<record_metadata_hooks*>(&ctx);
     auto* res = ctx.resources();
     if (!res || !res->cache || res->cache->max_bytes() == 0) return;
     cache_ = res->cache;
@@ -45,15 +46,21 @@ void cache_binding::write_down(
     // Each entry is written down and forwarded in the context of the record that wrote it.
     struct restore_context {
         store_context& ctx;
+        record_metadata_hooks* hooks;
         record_context saved = ctx.current_record_context();
-        ~restore_context() { ctx.set_current_record_context(saved); }
-    } restore{*ctx_};
+        stored_metadata saved_metadata = hooks ? hooks->current_stored_metadata() : stored_metadata{};
+        ~restore_context() {
+            ctx.set_current_record_context(saved);
+            if (hooks) hooks->set_stored_metadata(saved_metadata);
+        }
+    } restore{*ctx_, hooks_};
     for (auto& e : entries) {
         std::optional<std::string> old;
         if (listener_ && (!e.value || send_old_values_)) old = read_old(e);
         // Neither stored nor cached before: nothing to write and nothing to forward (as Kafka).
         if (listener_ && !e.value && !old) continue;
         ctx_->set_current_record_context({e.timestamp, &e.hdrs});
+        if (hooks_) hooks_->set_stored_metadata(e.metadata);
         write(e);
         if (listener_) {
             std::optional<std::string_view> nv, ov;

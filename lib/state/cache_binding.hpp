@@ -26,6 +26,8 @@ public:
     record_cache& cache() { return *cache_; }
     record_cache::named_cache& ns() { return *ns_; }
     store_context& context() { return *ctx_; }
+    /// Topic, partition and offset of the record being processed, for a cache entry it writes.
+    stored_metadata writer_metadata() { return hooks_ ? hooks_->current_stored_metadata() : stored_metadata{}; }
 
     bool set_listener(bytes_flush_listener listener, bool send_old_values);
     void flush() {
@@ -43,6 +45,7 @@ public:
 
 private:
     store_context* ctx_ = nullptr;
+    record_metadata_hooks* hooks_ = nullptr;
     record_cache* cache_ = nullptr;
     record_cache::named_cache* ns_ = nullptr;
     bytes_flush_listener listener_;

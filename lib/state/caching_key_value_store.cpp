@@ -117,7 +117,8 @@ bool caching_key_value_store::get_into(std::string_view key, std::string& out) {
 
 void caching_key_value_store::put(std::string_view key, std::string_view value) {
     if (!active()) return inner_->put(key, value);
-    cache_.cache().put(cache_.ns(), key, value, true, cache_.context().current_record_context());
+    cache_.cache().put(cache_.ns(), key, value, true, cache_.context().current_record_context(),
+                       cache_.writer_metadata());
 }
 
 std::optional<std::string> caching_key_value_store::put_if_absent(std::string_view key, std::string_view value) {
@@ -141,7 +142,8 @@ std::optional<std::string> caching_key_value_store::remove(std::string_view key)
 
 void caching_key_value_store::erase(std::string_view key) {
     if (!active()) return inner_->erase(key);
-    cache_.cache().put(cache_.ns(), key, std::nullopt, true, cache_.context().current_record_context());
+    cache_.cache().put(cache_.ns(), key, std::nullopt, true, cache_.context().current_record_context(),
+                       cache_.writer_metadata());
 }
 
 std::unique_ptr<bytes_iterator> caching_key_value_store::range(const key_range& r, bool reverse) {

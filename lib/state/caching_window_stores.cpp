@@ -68,7 +68,8 @@ void caching_window_store::put(std::string_view key, std::optional<std::string_v
     if (!cache_.active()) return inner_->put(key, value, window_start);
     max_cached_ = std::max(max_cached_, window_start);
     cache_.cache().put(cache_.ns(), window_cache_key(key, window_start), value, true,
-                       cache_.context().current_record_context());
+                       cache_.context().current_record_context(),
+                       cache_.writer_metadata());
 }
 
 std::optional<std::string> caching_window_store::fetch(std::string_view key, std::int64_t window_start) {
@@ -140,7 +141,8 @@ void caching_session_store::put(std::string_view key, kstreams::window session,
     if (!cache_.active()) return inner_->put(key, session, value);
     max_cached_ = std::max(max_cached_, session.end);
     cache_.cache().put(cache_.ns(), segmented_session_store::session_key(key, session.start, session.end), value,
-                       true, cache_.context().current_record_context());
+                       true, cache_.context().current_record_context(),
+                       cache_.writer_metadata());
 }
 
 std::optional<std::string> caching_session_store::fetch_session(std::string_view key, std::int64_t start,

@@ -36,7 +36,7 @@ const std::optional<std::string>* record_cache::get(named_cache& ns, std::string
 }
 
 void record_cache::put(named_cache& ns, std::string_view key, std::optional<std::string_view> value, bool dirty,
-                       const record_context& writer) {
+                       const record_context& writer, const stored_metadata& writer_metadata) {
     auto it = ns.find(key);
     if (it == ns.entries_.end()) {
         it = ns.entries_.emplace(std::string(key), named_cache::entry{}).first;
@@ -58,6 +58,7 @@ void record_cache::put(named_cache& ns, std::string_view key, std::optional<std:
         e.value.reset();
     }
     e.timestamp = writer.timestamp;
+    e.metadata = writer_metadata;
     if (writer.hdrs) e.hdrs = *writer.hdrs;
     else if (!e.hdrs.empty()) e.hdrs = {};
     if (dirty) {
@@ -88,7 +89,7 @@ void record_cache::evict_from(named_cache& ns) {
     if (it->second.dirty) {
         ns.spare_.splice(ns.spare_.end(), ns.dirty_, it->second.dirty_pos);
         evicted = dirty_entry{it->first, std::move(it->second.value), it->second.timestamp,
-                              std::move(it->second.hdrs)};
+                              std::move(it->second.hdrs), it->second.metadata};
     }
     if (it == ns.found_) ns.forget_found();
     ns.entries_.erase(it);
@@ -117,7 +118,7 @@ void record_cache::flush(named_cache& ns, std::optional<dirty_entry> evicted) {
     std::vector<const std::string*> deleted;
     for (const std::string* key : ns.dirty_) {
         auto& e = ns.entries_.find(*key)->second;
-        entries.push_back({*key, e.value, e.timestamp, e.hdrs});
+        entries.push_back({*key, e.value, e.timestamp, e.hdrs, e.metadata});
         e.dirty = false;
         if (!e.value) deleted.push_back(key);
     }

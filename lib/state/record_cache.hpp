@@ -22,6 +22,8 @@
 
 #include <kstreams/record.hpp>
 
+#include "lib/state/task_store_hooks.hpp"
+
 namespace kstreams::state {
 
 class record_cache {
@@ -32,6 +34,7 @@ public:
         std::optional<std::string> value;
         std::int64_t timestamp = 0;
         kstreams::headers hdrs;
+        stored_metadata metadata;  ///< topic, partition and offset of the record that wrote it
     };
     using flush_callback = std::function<void(std::vector<dirty_entry>& entries)>;
 
@@ -48,6 +51,7 @@ public:
             std::optional<std::string> value;
             std::int64_t timestamp = 0;
             kstreams::headers hdrs;  ///< shared with the writing record (copy on write)
+            stored_metadata metadata;
             bool dirty = false;
             std::size_t bytes = 0;
             key_list::iterator lru;
@@ -85,7 +89,7 @@ public:
     /// Stores a value (nullopt = delete) with the context of the record that writes it; dirty
     /// entries are flushed later. May evict, and so flush.
     void put(named_cache& ns, std::string_view key, std::optional<std::string_view> value, bool dirty,
-             const record_context& writer);
+             const record_context& writer, const stored_metadata& writer_metadata = {});
     /// Hands every dirty entry of the namespace to its flush callback and marks them clean.
     void flush(named_cache& ns);
     /// Forgets every entry, dirty or not, of the namespaces whose names start with `prefix`,

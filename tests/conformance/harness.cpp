@@ -144,6 +144,25 @@ void user_moves(harness& h) {
     h.pipe("users", S("bob"), S("us"), 5);
 }
 
+void session_inputs(harness& h) {
+    h.pipe("in", S("a"), S("s0"), 0);
+    h.pipe("in", S("a"), S("s5"), 5);
+    h.pipe("in", S("a"), S("s30"), 30);
+    h.pipe("in", S("a"), S("s20"), 20);
+    h.pipe("in", S("a"), S("s12"), 12);
+    h.pipe("in", S("b"), S("t10"), 10);
+    h.pipe("in", S("b"), S("t10b"), 10);
+    h.pipe("in", S("a"), S("s60"), 60);
+    h.pipe("in", S("a"), S("s34"), 34);
+    h.pipe("in", S("c"), S("u45"), 45);
+    h.pipe("in", S("c"), S("u44"), 44);
+    h.pipe("in", S("d"), S("x44"), 44);
+    h.pipe("in", S("a"), null, 61);
+    h.pipe("in", null, S("vnull"), 61);
+    h.pipe("in", S("b"), S("t80"), 80);
+    h.pipe("in", S("b"), S("t71"), 71);
+}
+
 harness::harness(std::string scenario, kstreams::topology t) : harness(std::move(scenario), std::move(t), {}) {}
 
 harness::harness(std::string scenario, kstreams::topology t, std::map<std::string, std::string> properties)
@@ -198,7 +217,9 @@ void harness::print_outputs() {
         auto& q = driver_->produced(o.topic);
         for (const auto& r : q)
             lines_.push_back("< " + o.topic + "|" + show_bytes(o.key, r.key) + "|" + show_bytes(o.value, r.value) + "|" +
-                             std::to_string(r.timestamp) + show_headers(r.headers));
+                             // No timestamp of its own (a suppress buffer's changelog): Java's null.
+                             (r.timestamp < 0 ? std::string("null") : std::to_string(r.timestamp)) +
+                             show_headers(r.headers));
         q.clear();
     }
 }

@@ -40,6 +40,8 @@ public:
     /// `headers` are "key=value" strings; records with headers print them as "|k=v,k=v".
     void pipe(const std::string& topic, const datum& key, const datum& value, std::int64_t ts,
               const std::vector<std::string>& headers = {});
+    /// Prints a line of the scenario's own (e.g. "! " and an error's message), as Harness.line.
+    void line(const std::string& text) { lines_.push_back(text); }
     /// Advances the driver's wall clock: "@ wall +ms", then the records it caused.
     void advance_wall_clock(std::int64_t ms);
     /// Lists the produced topics and compares the whole text with the expected file (a doctest
@@ -64,6 +66,9 @@ private:
 
 /// Main.tableInputs: updates, repeats, out-of-order and null-keyed records and tombstones on "in".
 void table_inputs(harness& h);
+/// WindowKindScenarios.sessionInputs: sessions with a 10 ms gap (extend, merge three, same
+/// instant, the grace boundary, null key and value) on "in".
+void session_inputs(harness& h);
 /// Main.userMoves: users moving between regions (with tombstones) on "users".
 void user_moves(harness& h);
 

@@ -8,6 +8,7 @@
 #include <kstreams/dsl.hpp>
 
 #include "harness.hpp"
+#include "windowed_show.hpp"
 
 using namespace kstreams;
 using namespace conformance;
@@ -19,17 +20,6 @@ using type::s;
 using type::x;
 
 namespace {
-
-str show(const windowed<str>& w) {
-    return w.key + "@" + std::to_string(w.window.start) + "/" + std::to_string(w.window.end);
-}
-str show(const ostr& v) { return v ? *v : str("null"); }
-
-template <class K, class V>
-void show_to(const ktable<windowed<K>, V>& t, const str& topic) {
-    // select_key, not map: sessions replaced by a merge arrive as tombstones, which it keeps.
-    t.to_stream().select_key([](const windowed<K>& w, const V&) { return show(w); }).to(topic);
-}
 
 void sliding_inputs(harness& h) {
     h.pipe("in", S("a"), S("e5"), 5);
@@ -50,25 +40,6 @@ void sliding_inputs(harness& h) {
     h.pipe("in", S("b"), S("w50"), 50);
     h.pipe("in", S("b"), S("w39"), 39);
     h.pipe("in", S("b"), S("w60"), 60);
-}
-
-void session_inputs(harness& h) {
-    h.pipe("in", S("a"), S("s0"), 0);
-    h.pipe("in", S("a"), S("s5"), 5);
-    h.pipe("in", S("a"), S("s30"), 30);
-    h.pipe("in", S("a"), S("s20"), 20);
-    h.pipe("in", S("a"), S("s12"), 12);
-    h.pipe("in", S("b"), S("t10"), 10);
-    h.pipe("in", S("b"), S("t10b"), 10);
-    h.pipe("in", S("a"), S("s60"), 60);
-    h.pipe("in", S("a"), S("s34"), 34);
-    h.pipe("in", S("c"), S("u45"), 45);
-    h.pipe("in", S("c"), S("u44"), 44);
-    h.pipe("in", S("d"), S("x44"), 44);
-    h.pipe("in", S("a"), null, 61);
-    h.pipe("in", null, S("vnull"), 61);
-    h.pipe("in", S("b"), S("t80"), 80);
-    h.pipe("in", S("b"), S("t71"), 71);
 }
 
 auto concat = [](const ostr& a, const ostr& v) { return ostr(show(a) + "+" + show(v)); };

@@ -8,16 +8,16 @@
 #include <kstreams/streams.hpp>
 #include <kstreams/test/topology_test_driver.hpp>
 
+#include "window_rows.hpp"
+
 using namespace kstreams;
 using namespace std::chrono_literals;
 using str = std::string;
 
 namespace {
-using rows = std::vector<std::tuple<str, std::int64_t, std::int64_t>>;  // key@start/end, count, ts
-
-str show(const windowed<str>& w) {
-    return w.key + "@" + std::to_string(w.window.start) + "/" + std::to_string(w.window.end);
-}
+using window_rows::rows;
+using window_rows::show;
+using window_rows::read;
 
 template <class Windowed>
 topology count_on_close(const Windowed& w) {
@@ -31,12 +31,6 @@ topology count_on_close(const Windowed& w) {
     return b.build();
 }
 
-rows read(test::topology_test_driver& d) {
-    rows out;
-    for (const auto& r : d.create_output_topic<str, std::int64_t>("out").read_records_to_list())
-        out.emplace_back(r.key, r.value, r.timestamp);
-    return out;
-}
 }  // namespace
 
 TEST_CASE("a time window emitting on close forwards its final count once, when stream time passes end + grace") {

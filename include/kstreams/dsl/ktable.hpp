@@ -18,8 +18,10 @@
 #include <kstreams/dsl/ops/stream_join.hpp>
 #include <kstreams/dsl/ops/table_filter.hpp>
 #include <kstreams/dsl/ops/table_map_values.hpp>
+#include <kstreams/dsl/ops/table_suppress.hpp>
 #include <kstreams/dsl/ops/table_to_stream.hpp>
 #include <kstreams/dsl/options.hpp>
+#include <kstreams/dsl/suppressed.hpp>
 #include <kstreams/dsl/table_joined.hpp>
 
 namespace kstreams {
@@ -162,6 +164,20 @@ public:
         return do_fk_join<true>(other, std::move(foreign_key), std::move(joiner), tj, m);
     }
 
+    /// Holds back updates (Kafka's suppress; suppressed.hpp): `suppressed::until_time_limit(wait,
+    /// buffer)` emits each key's latest update once `wait` of stream time has passed since its
+    /// first buffered one; the buffer is the store `KTABLE-SUPPRESS-STATE-STORE-<n>` (or
+    /// `<name>-store`), logged to its changelog unless the buffer config says otherwise.
+    ktable suppress(const suppressed& s) const { return do_suppress(s.spec(), false); }
+    /// `suppressed::until_window_closes(strict buffer)`: windowed tables only; each window's final
+    /// result once, when stream time reaches its end plus the windowed aggregation's grace.
+    ktable suppress(const window_close_suppressed& s) const {
+        static_assert(dsl_detail::is_windowed<K>::value,
+                      "kstreams: ktable::suppress(suppressed::until_window_closes(...)) needs a windowed table "
+                      "(ktable<windowed<K>, V>, from windowed_by); use suppressed::until_time_limit for others");
+        return do_suppress(s.spec(), true);
+    }
+
     /// The name of the store behind this table if it was given one (it is then queryable).
     const std::optional<std::string>& queryable_store_name() const { return store_name_; }
 
@@ -273,6 +289,22 @@ private:
                 name, {node_}, std::shared_ptr<const dsl_detail::table_info>(r.info), std::move(f), r.store),
             r, m);
         return ktable<K, V2>(b_, i, r.key_serde, r.value_serde, queryable_name(r));
+    }
+
+    /// Kafka's order of names: the processor's (unless given), the grace, the store's.
+    ktable do_suppress(const dsl_detail::suppression& s, bool final_results) const {
+        const std::string name = s.name.empty() ? b_->new_processor_name(dsl_detail::names::suppress) : s.name;
+        const std::int64_t wait = final_results ? dsl_detail::window_close_grace(*b_, node_) : s.time_limit_ms;
+        const std::string store = s.name.empty() ? b_->new_store_name(dsl_detail::names::suppress) : s.name + "-store";
+        // The buffer keeps the old value a key had when first buffered (Kafka forces it upstream).
+        b_->enable_send_old_values(node_);
+        auto info = child_info();
+        info->view = dsl_detail::suppress_view<K, V>(node_, store, key_serde_, value_serde_);
+        dsl_detail::graph_node g =
+            dsl_detail::processor_node_of<K, change<V>, K, change<V>, dsl_detail::table_suppress_node<K, V>>(
+                name, {node_}, store, s.buffer, final_results, wait, key_serde_, value_serde_);
+        g.stores.push_back(dsl_detail::suppress_buffer_builder(store, s.buffer.logging, s.buffer.log_config));
+        return ktable(b_, b_->add(with_table(std::move(g), std::move(info))), key_serde_, value_serde_);
     }
 
     template <dsl_detail::join_kind Kind, bool Given, class V2, class F, class KS, class VS>

@@ -114,6 +114,7 @@ private:
             name, {grouped_.node_}, store, std::shared_ptr<const dsl_detail::table_info>(info), windows_, std::move(fold),
             std::move(merge), emit_final_, ks);
         g.table = info;
+        g.window_close_grace = windows_.inactivity_gap() + windows_.grace();
         g.stores.push_back(
             dsl_detail::session_store_builder_of<K, Agg>(store, m, windows_.inactivity_gap() + windows_.grace(), ks, as, emit_final_));
         const std::size_t i = grouped_.add_aggregation(std::move(g), store, ks);

@@ -122,6 +122,7 @@ private:
             min_retention = 2 * sw.time_difference() + sw.grace();
         }
         g.table = info;
+        g.window_close_grace = std::visit([](const auto& w) { return w.grace(); }, windows_);
         // Kafka keeps the cache of time windows emitting on close, not of sliding ones.
         const bool sliding = std::holds_alternative<sliding_windows>(windows_);
         g.stores.push_back(dsl_detail::timestamped_window_store_builder<K, Agg>(store, m, size, min_retention, ks, as, emit_final_,

@@ -116,6 +116,9 @@ struct graph_node {
     std::shared_ptr<const store_builder> unlogged_store;
     /// A stream-stream join's merge node, when both sides are one stream.
     std::shared_ptr<const self_join_plan> self_join;
+    /// A windowed aggregation: how long after a window's end it still takes records (the grace;
+    /// sessions: the inactivity gap plus the grace), which suppress(until_window_closes) waits.
+    std::optional<std::int64_t> window_close_grace;
 };
 
 /// Kafka's topology.optimization: "none" (the default), "all", or a comma-separated list of
@@ -207,6 +210,7 @@ inline constexpr std::string_view table_to_stream = "KTABLE-TOSTREAM-";
 inline constexpr std::string_view table_select = "KTABLE-SELECT-";
 inline constexpr std::string_view table_aggregate = "KTABLE-AGGREGATE-";
 inline constexpr std::string_view table_reduce = "KTABLE-REDUCE-";
+inline constexpr std::string_view suppress = "KTABLE-SUPPRESS-";
 inline constexpr std::string_view repartition_suffix = "-repartition";
 }  // namespace names
 

@@ -121,6 +121,11 @@ final class Harness {
         printOutputs();
     }
 
+    /** Prints a line of the scenario's own (e.g. "! " and an error's message). */
+    void line(String text) {
+        out.println(text);
+    }
+
     /** Advances the driver's wall clock: "@ wall +ms", then the records it caused. */
     void advanceWallClock(long ms) {
         out.println("@ wall +" + ms);

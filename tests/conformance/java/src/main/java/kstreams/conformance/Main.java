@@ -345,6 +345,7 @@ public final class Main {
         OptimizationScenarios.register();
         WindowScenarios.register(SCENARIOS);
         WindowKindScenarios.register(SCENARIOS);
+        SuppressScenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {

@@ -1,0 +1,50 @@
+// What a store may ask of the task that runs it beyond store_context (lib-private; the stream task
+// implements both, a store asks with dynamic_cast and does without where they are absent):
+// - changelog records with headers and without a timestamp of their own (Kafka's suppress buffer
+//   writes a "v" header and lets the producer stamp the record);
+// - the source record's topic, partition and offset, which a record cache entry keeps so that its
+//   flush forwards in the context of the record that wrote it, as Kafka's cache entries keep the
+//   whole record context.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <kstreams/record.hpp>
+
+namespace kstreams::state {
+
+/// Kafka's "no timestamp": the producer stamps the record when it sends it.
+inline constexpr std::int64_t no_timestamp = -1;
+
+class changelog_with_headers {
+public:
+    virtual void log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
+                            std::int64_t timestamp, const headers& hdrs) = 0;
+
+protected:
+    ~changelog_with_headers() = default;
+};
+
+/// A record's topic, partition and offset with the topic kept by the task (stable while it
+/// lives); no topic = none (inside a punctuation).
+struct stored_metadata {
+    const std::string* topic = nullptr;
+    std::int32_t partition = -1;
+    std::int64_t offset = -1;
+};
+
+class record_metadata_hooks {
+public:
+    /// The metadata of the record being processed.
+    virtual stored_metadata current_stored_metadata() = 0;
+    /// Makes `m` the metadata of the record being processed (no topic: none).
+    virtual void set_stored_metadata(const stored_metadata& m) = 0;
+
+protected:
+    ~record_metadata_hooks() = default;
+};
+
+}  // namespace kstreams::state
