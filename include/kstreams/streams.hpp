@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include <kstreams/metric_samples.hpp>
 #include <kstreams/metrics.hpp>
 #include <kstreams/state/rocksdb_config.hpp>
 #include <kstreams/task_id.hpp>
@@ -78,6 +79,9 @@ struct streams_config {
     /// How often (wall-clock) a windowed aggregation emitting on window close looks for closed
     /// windows: Kafka's internal `__emit.interval.ms.kstreams.windowed.aggregation__`.
     std::chrono::milliseconds windowed_emit_interval{1000};
+    /// "metrics.recording.level": INFO (Kafka's default) records the client, thread and task
+    /// metrics; DEBUG (or TRACE) adds the processor-node metrics (kstreams/metric_samples.hpp).
+    kstreams::metrics_recording_level metrics_recording_level = kstreams::metrics_recording_level::info;
 
     /// librdkafka settings passed through: `kafka` to every client, the others to one kind.
     std::map<std::string, std::string> kafka;
@@ -177,6 +181,11 @@ public:
     /// The stores restoring right now, over all stream threads (a snapshot, at most a few
     /// milliseconds old; empty once every assigned store is restored).
     std::vector<store_restoration> restoration_progress() const;
+    /// Every metric with Kafka Streams' group, name and tags (KafkaStreams.metrics()): client,
+    /// thread, task and (at metrics.recording.level DEBUG) processor-node metrics; rates and
+    /// averages over the last 30 s or so between calls (kstreams/metric_samples.hpp; the README
+    /// lists them). to_prometheus(app.metric_samples()) gives the Prometheus text.
+    std::vector<metric_sample> metric_samples() const;
     /// The first error that stopped the app, or null.
     std::exception_ptr error() const;
 

@@ -15,6 +15,7 @@
 #include "lib/kafka/topic_admin.hpp"
 #include "lib/runtime/app_context.hpp"
 #include "lib/runtime/global_thread.hpp"
+#include "lib/observe/metric_registry.hpp"
 #include "lib/runtime/metrics_reporter.hpp"
 #include "lib/runtime/ports.hpp"
 #include "lib/runtime/process_id.hpp"
@@ -63,6 +64,19 @@ struct kafka_streams::impl {
     metrics_listener metrics_to;
     std::chrono::milliseconds metrics_interval{1000};
     std::unique_ptr<detail::metrics_reporter> reporter;  // after the threads: it reads them
+    detail::metric_registry registry;
+
+    /// What the metrics and the status page show: the client and each live stream thread.
+    detail::client_snapshot observe() const {
+        detail::client_snapshot c;
+        c.application_id = ctx.config.application_id;
+        c.client_id = ctx.config.application_id + (ctx.process_id.empty() ? "" : "-" + ctx.process_id);
+        c.level = ctx.config.metrics_recording_level;
+        std::lock_guard lock(mutex);
+        c.state = to_string(state);
+        for (const auto& t : threads) c.threads.push_back(t->snapshot());
+        return c;
+    }
 
     kstreams::metrics summed_metrics() const {
         kstreams::metrics sum;
@@ -481,6 +495,8 @@ std::string kafka_streams::bootstrap_servers() const {
 }
 
 kstreams::metrics kafka_streams::metrics() const { return impl_->summed_metrics(); }
+
+std::vector<metric_sample> kafka_streams::metric_samples() const { return impl_->registry.samples(impl_->observe()); }
 
 std::vector<store_restoration> kafka_streams::restoration_progress() const {
     std::vector<store_restoration> out;

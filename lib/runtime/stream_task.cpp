@@ -14,6 +14,23 @@
 namespace kstreams::detail {
 
 namespace {
+
+/// Stands in for a node among its parent's children and counts the records it is given (Kafka's
+/// processor-node process-total; metrics.recording.level DEBUG only: one more virtual call per
+/// node and record).
+class counting_node final : public node {
+public:
+    counting_node(node& inner, std::uint64_t& count) : node(inner.name()), inner_(inner), count_(count) {}
+    void process_erased(const void* rec) override {
+        ++count_;
+        inner_.process_erased(rec);
+    }
+
+private:
+    node& inner_;
+    std::uint64_t& count_;
+};
+
 std::string internal_name(const task_environment& env, const std::string& topic) {
     return env.application_id + "-" + topic;
 }
@@ -74,8 +91,22 @@ void stream_task::init() {
         node_def_index_.emplace(n.get(), idx);
         nodes_.push_back(std::move(n));
     }
+    if (env_.metrics) punctuate_latency_.emplace(*env_.metrics, "punctuate");
+    std::unordered_map<std::size_t, node*> wired = by_index;  // what parents see: the node or its stand-in
+    if (env_.node_metrics && env_.metrics) {
+        for (std::size_t idx : sub_.nodes) {
+            node* n = by_index.at(idx);
+            std::uint64_t& count = env_.metrics->counter(std::string(internal_metric::node_process_prefix) + n->name());
+            if (model_.nodes[idx].kind == node_kind::source) {
+                source_counts_.emplace(n, &count);
+                continue;
+            }
+            counting_nodes_.push_back(std::make_unique<counting_node>(*n, count));
+            wired[idx] = counting_nodes_.back().get();
+        }
+    }
     for (std::size_t idx : sub_.nodes)
-        for (std::size_t child : groups_.children[idx]) by_index.at(idx)->add_child(by_index.at(child));
+        for (std::size_t child : groups_.children[idx]) by_index.at(idx)->add_child(wired.at(child));
     for (auto& n : nodes_) n->init(*this);
     initialized_ = true;
 }
@@ -128,6 +159,8 @@ bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
     has_metadata_ = true;
     current_record_ = {timestamp, nullptr};  // the source's forward adds the headers
     const auto guard = global_guard();
+    if (!source_counts_.empty())
+        if (auto it = source_counts_.find(&src); it != source_counts_.end()) ++*it->second;
     try {
         src.process_raw(raw, timestamp);
     } catch (const streams_error&) {
@@ -143,6 +176,12 @@ bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
     return !skipped_;
 }
 
+void stream_task::record_punctuation(std::chrono::steady_clock::time_point started) {
+    if (!punctuate_latency_) return;
+    const auto now = std::chrono::steady_clock::now();
+    punctuate_latency_->record(now - started, now);
+}
+
 bool stream_task::maybe_punctuate_stream_time() {
     if (stream_time_ < 0) return false;
     stream_punctuation_waiting_ = async_in_flight_ > 0 && stream_time_punctuations_.next_due() <= stream_time_;
@@ -150,6 +189,7 @@ bool stream_task::maybe_punctuate_stream_time() {
     return stream_time_punctuations_.maybe_punctuate(stream_time_, [&](node& owner, punctuator& cb, std::int64_t now, bool) {
         current_record_ = {now, nullptr};  // a punctuation has no headers
         const auto guard = global_guard();
+        const auto started = std::chrono::steady_clock::now();
         try {
             cb(now);
         } catch (const streams_error&) {
@@ -158,6 +198,7 @@ bool stream_task::maybe_punctuate_stream_time() {
             throw streams_error("task " + id_.to_string() + ": exception in a stream-time punctuation of processor " +
                                 owner.name() + ": " + e.what());
         }
+        record_punctuation(started);
     });
 }
 
@@ -168,6 +209,7 @@ bool stream_task::maybe_punctuate_wall_clock() {
     return wall_clock_punctuations_.maybe_punctuate(now, [&](node& owner, punctuator& cb, std::int64_t at, bool) {
         current_record_ = {at, nullptr};
         const auto guard = global_guard();
+        const auto started = std::chrono::steady_clock::now();
         try {
             cb(at);
         } catch (const streams_error&) {
@@ -176,6 +218,7 @@ bool stream_task::maybe_punctuate_wall_clock() {
             throw streams_error("task " + id_.to_string() + ": exception in a wall-clock punctuation of processor " +
                                 owner.name() + ": " + e.what());
         }
+        record_punctuation(started);
     });
 }
 

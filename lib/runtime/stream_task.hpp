@@ -13,6 +13,7 @@
 #include <set>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -24,6 +25,7 @@
 #include <kstreams/state/state_store.hpp>
 
 #include "lib/core/topology_groups.hpp"
+#include "lib/observe/latency.hpp"
 #include "lib/runtime/punctuation_queue.hpp"
 #include "lib/state/task_store_hooks.hpp"
 #include "lib/state/store_resources.hpp"
@@ -65,6 +67,9 @@ struct task_environment {
     /// processing.guarantee=exactly_once_v2: a logged persistent store without a checkpoint is
     /// wiped when its task opens (task_manager_config::exactly_once says why).
     bool exactly_once = false;
+    /// metrics.recording.level DEBUG: every node counts the records it processes
+    /// (`node-process-total.<node>` in the task's metrics; Kafka's processor-node process-total).
+    bool node_metrics = false;
 };
 
 /// A store's changelog and how to replay it.
@@ -185,6 +190,7 @@ public:
     bool punctuation_waiting() const { return stream_punctuation_waiting_ || wall_punctuation_waiting_; }
 
 private:
+    void record_punctuation(std::chrono::steady_clock::time_point started);
     std::string where() const;
     /// Holds the global stores' lock while processors that read them run (see global_lock).
     std::unique_lock<std::recursive_mutex> global_guard() const {
@@ -204,6 +210,10 @@ private:
 
     std::vector<std::unique_ptr<node>> nodes_;  // topological order
     std::unordered_map<const node*, std::size_t> node_def_index_;
+    /// With node metrics: the counting stand-ins wired between nodes, and each source's counter.
+    std::vector<std::unique_ptr<node>> counting_nodes_;
+    std::unordered_map<const node*, std::uint64_t*> source_counts_;
+    std::optional<latency_recorder> punctuate_latency_;
     // Each source's definition, scanned per record by extract_timestamp: a task has a handful of
     // sources, so a linear scan beats hashing the pointer (measured in benchmarks/micro).
     std::vector<std::pair<const source_node*, const node_def*>> source_defs_;

@@ -24,6 +24,7 @@
 #include "lib/kafka/consumer_close.hpp"
 #include "lib/kafka/kafka_collector.hpp"
 #include "lib/kafka/kafka_ports.hpp"
+#include "lib/observe/latency.hpp"
 #include "lib/runtime/task_manager.hpp"
 #include "lib/state/record_cache.hpp"
 
@@ -105,6 +106,9 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     int jobs = 0;
     std::vector<pending_change> pending;  ///< recorded by the rebalance callback, applied by the loop
     std::int64_t last_publish = 0;  ///< when the counters were last published
+    std::int64_t last_task_publish = 0;  ///< when each task's counters were last published
+    /// Thread-level latencies (Kafka's commit-, poll- and process-latency-avg/max), in `metrics`.
+    std::optional<latency_recorder> commit_latency, poll_latency, process_latency;
     std::chrono::milliseconds client_timeout;
 
     /// Tasks of the current round still running, and what they threw.
@@ -168,6 +172,10 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         env.wall_clock = &now_ms;
         env.windowed_aggregation_emit_interval_ms = cfg.windowed_emit_interval.count();
         env.metrics = &metrics;
+        env.node_metrics = cfg.metrics_recording_level != metrics_recording_level::info;
+        commit_latency.emplace(metrics, "commit");
+        poll_latency.emplace(metrics, "poll");
+        process_latency.emplace(metrics, "process");
         env.on_deserialization_error = cfg.log_and_continue_on_deserialization_error
                                            ? deserialization_policy::log_and_continue
                                            : deserialization_policy::fail;
@@ -345,6 +353,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
                 if (change.lost) KSTREAMS_LOG(warn, name + ": partitions lost; closing tasks without committing");
                 if (change.lost || failed) tasks->lose();
                 else tasks->revoke();
+                last_task_publish = 0;  // the tasks gone at once
                 publish_metrics();
             }
         } catch (...) {
@@ -442,6 +451,12 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             for (const auto& [counter, value] : of_tasks.all()) snapshot.counter(counter) += value;
         }
         if (consumer_port) consumer_port->add_progress(snapshot);
+        // Each task's counters (copies of maps) at most every 100 ms: the per-task metrics' pace.
+        std::optional<std::vector<task_snapshot>> of_each_task;
+        if (tasks && now_ms() - last_task_publish >= 100) {
+            of_each_task = tasks->task_snapshots();
+            last_task_publish = now_ms();
+        }
         std::vector<store_restoration> restoring;
         if (tasks)
             for (auto& p : tasks->restoration())
@@ -451,6 +466,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         std::lock_guard lock(self.metrics_mutex_);
         self.published_metrics_ = std::move(snapshot);
         self.published_restoration_ = std::move(restoring);
+        if (of_each_task) self.published_tasks_ = std::move(*of_each_task);
     }
 
     /// Serves the consumer queue (rebalances, errors) without blocking. Returns whether any record
@@ -564,15 +580,24 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         timer.emplace(strand);
         join_timer.emplace(strand);
         while (!self.stop_requested_.load()) {
+            auto started = std::chrono::steady_clock::now();
             co_await poll_consumer();
+            poll_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
             collector->poll();
             bool progressed = tasks->restore_step();
             // Running again once every recorded change is applied and the stores are restored.
             if (rebalancing && pending.empty() && !tasks->restoring()) set_rebalancing(false);
             std::optional<std::int64_t> idle_until;
-            progressed = co_await run_turns(idle_until) || progressed;
+            started = std::chrono::steady_clock::now();
+            const bool processed = co_await run_turns(idle_until);
+            if (processed) process_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
+            progressed = processed || progressed;
             const bool committing = tasks->commit_due();
-            if (committing) co_await commit();
+            if (committing) {
+                started = std::chrono::steady_clock::now();
+                co_await commit();
+                commit_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
+            }
             if (committing || !progressed || now_ms() - last_publish >= 10) publish_metrics();
             if (progressed) continue;
             // Nothing to do: sleep until librdkafka signals a queue, or the next deadline.
@@ -624,6 +649,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     void shutdown() {
         apply_rebalance();
         tasks->close(true);
+        last_task_publish = 0;
         publish_metrics();
         closing = true;
         close_consumer();
@@ -689,6 +715,7 @@ void stream_thread::finish(std::exception_ptr error) {
             KSTREAMS_LOG(warn, st.name + ": " + e.what());
         }
     }
+    st.last_task_publish = 0;
     st.publish_metrics();
     st.teardown();
     {
@@ -724,6 +751,12 @@ bool stream_thread::join_until(std::chrono::steady_clock::time_point deadline) {
 kstreams::metrics stream_thread::metrics() const {
     std::lock_guard lock(metrics_mutex_);
     return published_metrics_;
+}
+
+thread_snapshot stream_thread::snapshot() const {
+    std::lock_guard lock(metrics_mutex_);
+    return {ctx_.config.application_id + "-StreamThread-" + std::to_string(index_ + 1), !finished_.load(), published_metrics_, published_tasks_,
+            published_restoration_};
 }
 
 std::vector<store_restoration> stream_thread::restoration() const {

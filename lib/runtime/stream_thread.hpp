@@ -17,6 +17,7 @@
 #include <kstreams/metrics.hpp>
 #include <kstreams/streams.hpp>
 
+#include "lib/observe/snapshot.hpp"
 #include "lib/runtime/app_context.hpp"
 
 namespace kstreams::detail {
@@ -40,6 +41,8 @@ public:
     kstreams::metrics metrics() const;
     /// Its stores restoring, as of the last publication.
     std::vector<store_restoration> restoration() const;
+    /// Counters, tasks and restorations as of the last publication (metrics and status page).
+    thread_snapshot snapshot() const;
 
 private:
     struct state;
@@ -60,6 +63,7 @@ private:
     mutable std::mutex metrics_mutex_;
     kstreams::metrics published_metrics_;
     std::vector<store_restoration> published_restoration_;
+    std::vector<task_snapshot> published_tasks_;
 };
 
 }  // namespace kstreams::detail

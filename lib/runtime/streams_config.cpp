@@ -42,7 +42,13 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         else if (key == "rocksdb.block.cache.bytes") c.rocksdb.block_cache_bytes = parse_number<std::size_t>(key, value);
         else if (key == "rocksdb.write.buffer.manager.bytes")
             c.rocksdb.write_buffer_manager_bytes = parse_number<std::size_t>(key, value);
-        else if (key == "default.deserialization.exception.handler")
+        else if (key == "metrics.recording.level") {
+            if (value == "INFO") c.metrics_recording_level = metrics_recording_level::info;
+            else if (value == "DEBUG") c.metrics_recording_level = metrics_recording_level::debug;
+            else if (value == "TRACE") c.metrics_recording_level = metrics_recording_level::trace;
+            else throw std::invalid_argument("streams config: metrics.recording.level=" + value +
+                                             " is not one of INFO, DEBUG, TRACE");
+        } else if (key == "default.deserialization.exception.handler")
             c.log_and_continue_on_deserialization_error = value.find("LogAndContinue") != std::string::npos;
         else if (key == "default.production.exception.handler")
             c.on_production_error = value.find("Continue") != std::string::npos ? production_error_policy::log_and_continue

@@ -55,6 +55,7 @@ struct task_manager::managed_task {
     checkpoint_offsets checkpointed;  ///< what the task's checkpoint file said when last written
     std::vector<restore_target> restore;
     bool restoring = false;
+    std::uint64_t restored = 0;  ///< records restored into its stores since it was created
 };
 
 /// Applies what the restore reader delivers to the targets it belongs to.
@@ -82,6 +83,7 @@ public:
             target->reg->restore(records);
             const auto n = static_cast<std::int64_t>(records.size());
             target->restored += n;
+            t->restored += static_cast<std::uint64_t>(n);
             tm_.env_.metrics->counter("records-restored") += static_cast<std::uint64_t>(n);
             if (auto* l = tm_.config_.restore_listener)
                 l->on_batch_restored(tp.topic, tp.partition, target->reg->store->name(), last_offset, n);
@@ -680,6 +682,18 @@ kstreams::metrics task_manager::task_metrics() const {
         for (const auto& [id, t] : *tasks)
             for (const auto& [name, value] : t->published.all()) sum.counter(name) += value;
     return sum;
+}
+
+std::vector<task_snapshot> task_manager::task_snapshots() const {
+    std::vector<task_snapshot> out;
+    for (const auto* tasks : {&active_, &suspended_})
+        for (const auto& [id, t] : *tasks) {
+            if (!t->env) continue;
+            task_snapshot s{id, t->published, t->restoring, tasks == &suspended_, t->restored, {}};
+            for (const auto& q : t->group.queues()) s.partitions.push_back(q->tp());
+            out.push_back(std::move(s));
+        }
+    return out;
 }
 
 bool task_manager::punctuate_wall_clock() {

@@ -19,6 +19,7 @@
 #include <kstreams/state/restore_listener.hpp>
 #include <kstreams/task_id.hpp>
 
+#include "lib/observe/snapshot.hpp"
 #include "lib/runtime/partition_group.hpp"
 #include "lib/runtime/ports.hpp"
 #include "lib/runtime/stream_task.hpp"
@@ -173,6 +174,8 @@ public:
     /// Counters of the tasks (with their own environments) as of their last turn, and of the
     /// tasks closed since the start; empty without make_task_executor.
     kstreams::metrics task_metrics() const;
+    /// Each assigned task (active and suspended); empty without make_task_executor.
+    std::vector<task_snapshot> task_snapshots() const;
 
     /// While held, process() takes no new records (so that records in flight drain before a
     /// revocation or a close).

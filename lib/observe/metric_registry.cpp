@@ -1,0 +1,173 @@
+#include "lib/observe/metric_registry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "lib/observe/latency.hpp"
+
+namespace kstreams::detail {
+
+namespace {
+
+using tags = std::vector<std::pair<std::string, std::string>>;
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+std::string key_of(const std::string& group, const std::string& name, const tags& t) {
+    std::string k = group + "/" + name;
+    for (const auto& [a, b] : t) k += "|" + a + "=" + b;
+    return k;
+}
+
+double counter(const kstreams::metrics& m, std::string_view name) { return static_cast<double>(m.value(name)); }
+
+}  // namespace
+
+metric_registry::delta metric_registry::grown(const std::string& key, double total, clock::time_point now) {
+    auto& h = history_[key];
+    if (h.empty()) h.emplace_back(start_, 0.0);
+    if (total < h.back().second) {  // the counter started again (a replaced thread, a new task)
+        h.clear();
+        h.emplace_back(now, 0.0);
+    }
+    // Keep the newest point at least `window` old as the base.
+    while (h.size() >= 2 && h[1].first <= now - window) h.pop_front();
+    if (h.size() >= 2 && now - h.back().first < std::chrono::milliseconds(100)) h.back() = {now, total};
+    else h.emplace_back(now, total);
+    const auto span = std::chrono::duration<double>(now - h.front().first).count();
+    return {total - h.front().second, span};
+}
+
+std::vector<metric_sample> metric_registry::samples(const client_snapshot& client) {
+    std::lock_guard lock(mutex_);
+    const auto now = clock::now();
+    std::vector<metric_sample> out;
+    auto add = [&](std::string group, std::string name, std::string description, tags t, double value,
+                   metric_kind kind = metric_kind::gauge) {
+        out.push_back({std::move(group), std::move(name), std::move(description), std::move(t), value, kind});
+    };
+    // `<name>-total` and `<name>-rate` (per second over the window) of a counter.
+    auto total_and_rate = [&](const std::string& group, const std::string& name, const std::string& what,
+                              const tags& t, double total) {
+        add(group, name + "-total", "The total number of " + what, t, total, metric_kind::counter);
+        const delta d = grown(key_of(group, name + "-total", t), total, now);
+        add(group, name + "-rate", "The average number of " + what + " per second", t,
+            d.seconds > 0 ? d.value / d.seconds : 0.0);
+    };
+    // Kafka's `<op>-latency-avg` / `-max` in milliseconds from the ns counters of latency.hpp.
+    auto latency = [&](const std::string& group, const std::string& op, const std::string& what, const tags& t,
+                       const kstreams::metrics& m, double max_ns) {
+        const delta sum = grown(key_of(group, op + "-latency-ns", t), counter(m, op + "-latency-ns-total"), now);
+        const delta count = grown(key_of(group, op + "-count", t), counter(m, op + "-total"), now);
+        add(group, op + "-latency-avg", "The average " + what + " latency in ms", t,
+            count.value > 0 ? sum.value / count.value / 1e6 : nan);
+        add(group, op + "-latency-max", "The maximum " + what + " latency in ms", t,
+            count.value > 0 || max_ns > 0 ? max_ns / 1e6 : nan);
+    };
+
+    // ---- client: stream-metrics
+    const tags client_tags{{"client-id", client.client_id}};
+    int alive = 0;
+    for (const auto& t : client.threads) alive += t.alive ? 1 : 0;
+    add("stream-metrics", "alive-stream-threads", "The current number of alive stream threads that are running or "
+        "participating in rebalance", client_tags, alive);
+    add("stream-metrics", "state", "The state of the Kafka Streams client (1 for the current state, as a label)",
+        {{"client-id", client.client_id}, {"state", client.state}}, 1);
+
+    for (const auto& th : client.threads) {
+        const tags thread_tags{{"thread-id", th.thread_id}};
+        const kstreams::metrics& m = th.counters;
+        const std::string g = "stream-thread-metrics";
+        // ---- thread: stream-thread-metrics
+        total_and_rate(g, "process", "records processed", thread_tags, counter(m, metric::records_processed));
+        latency(g, "process", "processing (a round of the thread's tasks)", thread_tags, m,
+                counter(m, "process-latency-ns-max"));
+        total_and_rate(g, "commit", "commit calls", thread_tags, counter(m, "commit-total"));
+        latency(g, "commit", "commit", thread_tags, m, counter(m, "commit-latency-ns-max"));
+        total_and_rate(g, "poll", "poll calls", thread_tags, counter(m, "poll-total"));
+        latency(g, "poll", "poll", thread_tags, m, counter(m, "poll-latency-ns-max"));
+        double punctuate_max = 0;
+        for (const auto& t : th.tasks) punctuate_max = std::max(punctuate_max, counter(t.counters, "punctuate-latency-ns-max"));
+        total_and_rate(g, "punctuate", "punctuate calls", thread_tags, counter(m, "punctuate-total"));
+        latency(g, "punctuate", "punctuate", thread_tags, m, punctuate_max);
+
+        // ---- the thread's clients: producer-metrics, consumer-fetch-manager-metrics
+        const tags producer_tags{{"client-id", th.thread_id + "-producer"}};
+        total_and_rate("producer-metrics", "record-send", "records sent", producer_tags,
+                       counter(m, metric::records_produced));
+        const std::string consumer_id = th.thread_id + "-consumer";
+        double lag_max = nan;
+        for (const auto& [name, value] : m.all()) {
+            if (!name.starts_with(metric::records_lag_prefix)) continue;
+            const std::string tp = name.substr(metric::records_lag_prefix.size());
+            const auto dot = tp.rfind('.');
+            if (dot == std::string::npos) continue;
+            add("consumer-fetch-manager-metrics", "records-lag", "The latest lag of the partition",
+                {{"client-id", consumer_id}, {"topic", tp.substr(0, dot)}, {"partition", tp.substr(dot + 1)}},
+                static_cast<double>(value));
+            lag_max = std::isnan(lag_max) ? static_cast<double>(value) : std::max(lag_max, static_cast<double>(value));
+        }
+        add("consumer-fetch-manager-metrics", "records-lag-max",
+            "The maximum lag in terms of number of records for any partition", {{"client-id", consumer_id}}, lag_max);
+
+        // ---- tasks: stream-task-metrics, stream-processor-node-metrics, stream-state-metrics
+        for (const auto& t : th.tasks) {
+            const kstreams::metrics& tm = t.counters;
+            const std::string task = t.id.to_string();
+            const tags task_tags{{"thread-id", th.thread_id}, {"task-id", task}};
+            const std::string tg = "stream-task-metrics";
+            total_and_rate(tg, "process", "records processed", task_tags, counter(tm, metric::records_processed));
+            // Kafka's task-level dropped-records counts every record dropped: by a processor
+            // (null key, late, ...), a deserialization error or an invalid timestamp skipped.
+            total_and_rate(tg, "dropped-records", "records dropped", task_tags,
+                           counter(tm, metric::dropped_records) + counter(tm, metric::skipped_deserialization) +
+                               counter(tm, metric::skipped_invalid_timestamp));
+            for (const auto& [name, value] : tm.all()) {
+                std::string reason;
+                if (name.starts_with("dropped-records.")) reason = name.substr(16);
+                else if (name.starts_with("skipped-records.")) reason = name.substr(16);
+                if (reason.empty()) continue;
+                tags rt = task_tags;
+                rt.emplace_back("reason", reason);
+                add(tg, "dropped-records-by-reason-total",
+                    "(kstreams) The total number of records dropped, by reason", std::move(rt),
+                    static_cast<double>(value), metric_kind::counter);
+            }
+            total_and_rate(tg, "restore", "records restored", task_tags, static_cast<double>(t.restored));
+            double remaining = 0;
+            for (const auto& r : th.restoring)
+                if (r.task == t.id && r.remaining > 0) remaining += static_cast<double>(r.remaining);
+            add(tg, "restore-remaining-records-total", "The number of records remaining to be restored", task_tags,
+                remaining);
+            add(tg, "active-restoring", "(kstreams) 1 while the task restores its stores, else 0", task_tags,
+                t.restoring ? 1 : 0);
+            if (client.level == metrics_recording_level::info) continue;
+            for (const auto& [name, value] : tm.all()) {
+                if (name.starts_with(internal_metric::node_process_prefix)) {
+                    tags nt = task_tags;
+                    nt.emplace_back("processor-node-id", name.substr(internal_metric::node_process_prefix.size()));
+                    total_and_rate("stream-processor-node-metrics", "process", "records processed", nt,
+                                   static_cast<double>(value));
+                } else if (name.starts_with("store.")) {
+                    const auto dot = name.rfind('.');
+                    if (dot <= 6) continue;
+                    tags st = task_tags;
+                    st.emplace_back("state-id", name.substr(6, dot - 6));
+                    const std::string op = name.substr(dot + 1);
+                    const delta d = grown(key_of("stream-state-metrics", op, st), static_cast<double>(value), now);
+                    add("stream-state-metrics", op + "-rate", "The average number of " + op + " calls per second",
+                        std::move(st), d.seconds > 0 ? d.value / d.seconds : 0.0);
+                }
+            }
+        }
+    }
+
+    // Forget the history of what is gone (moved tasks, replaced threads).
+    if (now - last_prune_ > window) {
+        last_prune_ = now;
+        std::erase_if(history_, [&](const auto& kv) { return kv.second.back().first < now - 2 * window; });
+    }
+    return out;
+}
+
+}  // namespace kstreams::detail

@@ -1,0 +1,105 @@
+// Kafka Streams' metrics from a running app on the embedded cluster, read as Prometheus text.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include <kstreams/dsl.hpp>
+#include <kstreams/streams.hpp>
+#include <kstreams/test/topic_client.hpp>
+
+#include "tests/observe/observe_support.hpp"
+
+using namespace kstreams;
+using namespace std::chrono_literals;
+
+TEST_CASE("the Prometheus text of a running app has Kafka's names and tags, and its counts move") {
+    streams_builder b;
+    b.stream<std::string, std::string>("metrics-in")
+        .group_by_key()
+        .count(materialized<>::as("metrics-counts"))
+        .to_stream()
+        .to("metrics-out");
+    auto cfg = test::observe_config("metrics-app");
+    cfg.metrics_recording_level = metrics_recording_level::debug;
+    kafka_streams app(b.build(), cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+
+    test::topic_writer writer(app.bootstrap_servers());
+    for (int i = 0; i < 5; ++i) writer.send("metrics-in", "k" + std::to_string(i % 2), "v");
+    writer.send("metrics-in", std::nullopt, std::string("no key"));  // dropped: null key
+    writer.flush();
+
+    const std::string thread = "{thread_id=\"metrics-app-StreamThread-1\"}";
+    const std::string task = "{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\"}";
+    std::string text;
+    REQUIRE(test::poll_until(20s, [&] {
+        text = to_prometheus(app.metric_samples());
+        // The cache forwards the counts at a commit.
+        return test::prometheus_value(text, "kstreams_stream_thread_metrics_process_total" + thread) >= 6 &&
+               test::prometheus_value(text, "kstreams_stream_processor_node_metrics_process_total{thread_id=\""
+                                            "metrics-app-StreamThread-1\",task_id=\"0_0\",processor_node_id=\""
+                                            "KTABLE-TOSTREAM-0000000002\"}") >= 2;
+    }));
+    INFO(text);
+    CHECK(text.find("# TYPE kstreams_stream_thread_metrics_process_total counter\n") != std::string::npos);
+    CHECK(text.find("# TYPE kstreams_stream_thread_metrics_process_rate gauge\n") != std::string::npos);
+    CHECK(test::prometheus_value(text, "kstreams_stream_thread_metrics_process_rate" + thread) > 0);
+    CHECK(test::prometheus_value(text, "kstreams_stream_thread_metrics_commit_latency_max" + thread) >= 0);
+    CHECK(text.find("kstreams_stream_thread_metrics_commit_latency_avg" + thread) != std::string::npos);
+    CHECK(text.find("kstreams_stream_thread_metrics_poll_latency_avg" + thread) != std::string::npos);
+    CHECK(text.find("kstreams_stream_thread_metrics_punctuate_total" + thread) != std::string::npos);
+    CHECK(test::prometheus_value(text, "kstreams_stream_task_metrics_process_total" + task) == 6);
+    CHECK(test::prometheus_value(text, "kstreams_stream_task_metrics_dropped_records_total" + task) == 1);
+    CHECK(test::prometheus_value(text, "kstreams_stream_task_metrics_dropped_records_by_reason_total{thread_id=\""
+                                       "metrics-app-StreamThread-1\",task_id=\"0_0\",reason=\"null-key\"}") == 1);
+    CHECK(test::prometheus_value(text, "kstreams_stream_task_metrics_restore_remaining_records_total" + task) == 0);
+    CHECK(test::prometheus_value(text, "kstreams_stream_processor_node_metrics_process_total{thread_id=\""
+                                       "metrics-app-StreamThread-1\",task_id=\"0_0\",processor_node_id=\""
+                                       "KSTREAM-SOURCE-0000000000\"}") == 6);
+    CHECK(test::prometheus_value(text, "kstreams_stream_thread_metrics_commit_total" + thread) >= 1);
+    CHECK(test::prometheus_value(text, "kstreams_consumer_fetch_manager_metrics_records_lag{client_id=\""
+                                       "metrics-app-StreamThread-1-consumer\",topic=\"metrics-in\",partition=\"0\"}") == 0);
+    CHECK(test::prometheus_value(text, "kstreams_stream_metrics_alive_stream_threads{client_id=\"metrics-app\"}") == 1);
+    CHECK(test::prometheus_value(text, "kstreams_stream_metrics_state{client_id=\"metrics-app\",state=\"RUNNING\"}") == 1);
+    CHECK(text.find("kstreams_stream_state_metrics_put_rate{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\","
+                    "state_id=\"metrics-counts\"}") != std::string::npos);
+
+    // More records: the counts move.
+    for (int i = 0; i < 4; ++i) writer.send("metrics-in", "k" + std::to_string(i), "v");
+    writer.flush();
+    CHECK(test::poll_until(20s, [&] {
+        text = to_prometheus(app.metric_samples());
+        return test::prometheus_value(text, "kstreams_stream_task_metrics_process_total" + task) == 10;
+    }));
+    CHECK(app.close(30s));
+}
+
+TEST_CASE("at the default recording level (INFO) there are no processor-node metrics") {
+    streams_builder b;
+    b.stream<std::string, std::string>("metrics-info-in").filter([](const std::string&, const std::string&) {
+        return true;
+    }).to("metrics-info-out");
+    kafka_streams app(b.build(), test::observe_config("metrics-info"));
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(app.bootstrap_servers());
+    writer.send("metrics-info-in", "k", "v");
+    writer.flush();
+    std::string text;
+    REQUIRE(test::poll_until(20s, [&] {
+        text = to_prometheus(app.metric_samples());
+        return test::prometheus_value(text, "kstreams_stream_task_metrics_process_total{thread_id=\"metrics-info-"
+                                            "StreamThread-1\",task_id=\"0_0\"}") == 1;
+    }));
+    CHECK(text.find("stream_processor_node_metrics") == std::string::npos);
+    CHECK(app.close(30s));
+}
+
+TEST_CASE("metrics.recording.level is read from properties") {
+    CHECK(streams_config::from_properties({{"metrics.recording.level", "DEBUG"}}).metrics_recording_level ==
+          metrics_recording_level::debug);
+    CHECK_THROWS_AS(streams_config::from_properties({{"metrics.recording.level", "LOUD"}}), std::invalid_argument);
+}

@@ -1,0 +1,54 @@
+// Helpers of the observability tests: an embedded-cluster config, polling with a bound, reading
+// one sample's value out of Prometheus text.
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <thread>
+
+#include <unistd.h>
+
+#include <kstreams/streams.hpp>
+
+namespace kstreams::test {
+
+inline streams_config observe_config(const std::string& app) {
+    streams_config c;
+    c.application_id = app;
+    c.bootstrap_servers = "embedded";
+    c.commit_interval = std::chrono::milliseconds(200);
+    c.state_dir = std::filesystem::temp_directory_path() / ("kstreams-observe-test-" + std::to_string(::getpid()));
+    c.consumer["session.timeout.ms"] = "6000";
+    c.kafka["log_level"] = "3";
+    return c;
+}
+
+/// Calls `done` every 50 ms until it is true (true) or `bound` passed (false).
+template <class F>
+bool poll_until(std::chrono::milliseconds bound, F done) {
+    const auto until = std::chrono::steady_clock::now() + bound;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > until) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return true;
+}
+
+/// The value of the sample written exactly as `series` (name and labels); NaN if there is none.
+inline double prometheus_value(const std::string& text, const std::string& series) {
+    const std::string line_start = series + " ";
+    std::size_t at = 0;
+    while ((at = text.find(line_start, at)) != std::string::npos) {
+        if (at == 0 || text[at - 1] == '\n') {
+            const std::size_t end = text.find('\n', at);
+            return std::stod(text.substr(at + line_start.size(), end - at - line_start.size()));
+        }
+        at += line_start.size();
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace kstreams::test
