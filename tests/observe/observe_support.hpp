@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <string>
@@ -24,6 +25,12 @@ inline streams_config observe_config(const std::string& app) {
     c.consumer["session.timeout.ms"] = "6000";
     c.kafka["log_level"] = "3";
     return c;
+}
+
+/// Where tests leave what they render (meson sets KSTREAMS_ARTIFACT_DIR: the build directory).
+inline std::filesystem::path artifact_dir() {
+    const char* d = std::getenv("KSTREAMS_ARTIFACT_DIR");
+    return d ? std::filesystem::path(d) : std::filesystem::current_path();
 }
 
 /// Calls `done` every 50 ms until it is true (true) or `bound` passed (false).
