@@ -82,6 +82,12 @@ struct streams_config {
     /// "metrics.recording.level": INFO (Kafka's default) records the client, thread and task
     /// metrics; DEBUG (or TRACE) adds the processor-node metrics (kstreams/metric_samples.hpp).
     kstreams::metrics_recording_level metrics_recording_level = kstreams::metrics_recording_level::info;
+    /// "status.listener" (not a Kafka Streams setting): where the built-in status page listens
+    /// (HTTP: `/` the page, `/metrics` Prometheus text, `/topology` an SVG picture with the node
+    /// rates, `/topology.dot`, `/topology.mmd`, `/tasks` JSON). Empty or "0": off (the default);
+    /// "<port>": 127.0.0.1:<port>; "<address>:<port>": that address (port 0: any free one,
+    /// kafka_streams::status_address() tells which).
+    std::string status_listener;
 
     /// librdkafka settings passed through: `kafka` to every client, the others to one kind.
     std::map<std::string, std::string> kafka;
@@ -186,6 +192,8 @@ public:
     /// averages over the last 30 s or so between calls (kstreams/metric_samples.hpp; the README
     /// lists them). to_prometheus(app.metric_samples()) gives the Prometheus text.
     std::vector<metric_sample> metric_samples() const;
+    /// Where the status page listens ("127.0.0.1:<port>") since start(); empty when it is off.
+    std::string status_address() const;
     /// The first error that stopped the app, or null.
     std::exception_ptr error() const;
 

@@ -16,6 +16,8 @@
 #include "lib/runtime/app_context.hpp"
 #include "lib/runtime/global_thread.hpp"
 #include "lib/observe/metric_registry.hpp"
+#include "lib/observe/status_page.hpp"
+#include "lib/observe/status_server.hpp"
 #include "lib/runtime/metrics_reporter.hpp"
 #include "lib/runtime/ports.hpp"
 #include "lib/runtime/process_id.hpp"
@@ -65,6 +67,16 @@ struct kafka_streams::impl {
     std::chrono::milliseconds metrics_interval{1000};
     std::unique_ptr<detail::metrics_reporter> reporter;  // after the threads: it reads them
     detail::metric_registry registry;
+    std::unique_ptr<detail::status_server> status;  ///< the status page, when status.listener asks for it
+
+    /// Closes the status page (its handlers take `mutex`: destroyed outside it).
+    void stop_status() {
+        std::unique_ptr<detail::status_server> server;
+        {
+            std::lock_guard lock(mutex);
+            server = std::move(status);
+        }
+    }
 
     /// What the metrics and the status page show: the client and each live stream thread.
     detail::client_snapshot observe() const {
@@ -351,6 +363,18 @@ struct kafka_streams::impl {
             throw;
         }
         set_state(streams_state::rebalancing);
+        if (detail::status_server::wanted(ctx.config.status_listener)) {
+            try {
+                auto server = std::make_unique<detail::status_server>(
+                    ctx.config.status_listener, detail::status_routes(topo, [this] { return observe(); }, registry));
+                std::lock_guard lock(mutex);
+                status = std::move(server);
+            } catch (...) {
+                fail(std::current_exception());
+                set_state(streams_state::error);
+                throw;
+            }
+        }
         if (groups.has_global()) {
             // As Kafka's KafkaStreams.start(): the global stores are restored before it returns
             // and before any stream thread processes.
@@ -400,6 +424,7 @@ struct kafka_streams::impl {
             ok = global->join_until(deadline) && ok;
         }
         if (ok) reporter.reset();  // its last report holds the final counters
+        if (ok) stop_status();
         if (ok) set_state(streams_state::not_running);
         return ok;
     }
@@ -415,6 +440,7 @@ kafka_streams::kafka_streams(topology&& t, streams_config config) {
 }
 
 kafka_streams::~kafka_streams() {
+    impl_->stop_status();  // its handlers read the threads
     try {
         impl_->close(std::chrono::milliseconds::max());
     } catch (const std::exception& e) {
@@ -516,6 +542,11 @@ void kafka_streams::set_metrics_listener(metrics_listener listener, std::chrono:
         throw std::logic_error("kafka_streams: set the metrics listener before start()");
     impl_->metrics_to = std::move(listener);
     impl_->metrics_interval = interval;
+}
+
+std::string kafka_streams::status_address() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->status ? impl_->status->address() : std::string{};
 }
 
 std::exception_ptr kafka_streams::error() const {

@@ -48,7 +48,8 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
             else if (value == "TRACE") c.metrics_recording_level = metrics_recording_level::trace;
             else throw std::invalid_argument("streams config: metrics.recording.level=" + value +
                                              " is not one of INFO, DEBUG, TRACE");
-        } else if (key == "default.deserialization.exception.handler")
+        } else if (key == "status.listener") c.status_listener = value;
+        else if (key == "default.deserialization.exception.handler")
             c.log_and_continue_on_deserialization_error = value.find("LogAndContinue") != std::string::npos;
         else if (key == "default.production.exception.handler")
             c.on_production_error = value.find("Continue") != std::string::npos ? production_error_policy::log_and_continue
