@@ -1,11 +1,14 @@
-// Minimal logging to stderr; the level comes from KSTREAMS_LOG (error, warn, info, debug).
+// The library's logging: lines go to the sink of kstreams/log.hpp (stderr by default) when their
+// level is enabled (KSTREAMS_LOG: error, warn, info, debug; or set_log_level).
 #pragma once
 
 #include <string_view>
 
+#include <kstreams/log.hpp>
+
 namespace kstreams::detail {
 
-enum class log_level { error = 0, warn = 1, info = 2, debug = 3 };
+using log_level = ::kstreams::log_level;
 
 bool log_enabled(log_level level);
 void log_line(log_level level, std::string_view message);

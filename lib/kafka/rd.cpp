@@ -2,10 +2,27 @@
 
 #include <kstreams/error.hpp>
 
+#include "lib/core/log.hpp"
+
 namespace kstreams::kafka {
+
+namespace {
+
+/// librdkafka's log lines (syslog levels) through kstreams' sink, from librdkafka's threads.
+void route_log(const rd_kafka_t* rk, int level, const char* facility, const char* line) {
+    const detail::log_level l = level <= 3   ? detail::log_level::error
+                                : level == 4 ? detail::log_level::warn
+                                : level <= 6 ? detail::log_level::info
+                                             : detail::log_level::debug;
+    if (!detail::log_enabled(l)) return;
+    detail::log_line(l, std::string("librdkafka ") + (rk ? rd_kafka_name(rk) : "") + " " + facility + ": " + line);
+}
+
+}  // namespace
 
 conf_ptr make_conf(const std::map<std::string, std::string>& settings, std::string_view client_kind) {
     conf_ptr conf(rd_kafka_conf_new());
+    rd_kafka_conf_set_log_cb(conf.get(), &route_log);
     char err[512];
     for (const auto& [key, value] : settings) {
         if (rd_kafka_conf_set(conf.get(), key.c_str(), value.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK)

@@ -107,6 +107,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     std::vector<pending_change> pending;  ///< recorded by the rebalance callback, applied by the loop
     std::int64_t last_publish = 0;  ///< when the counters were last published
     std::int64_t last_task_publish = 0;  ///< when each task's counters were last published
+    std::int64_t last_restore_log = 0;   ///< when restoration progress was last logged
     /// Thread-level latencies (Kafka's commit-, poll- and process-latency-avg/max), in `metrics`.
     std::optional<latency_recorder> commit_latency, poll_latency, process_latency;
     std::chrono::milliseconds client_timeout;
@@ -469,6 +470,24 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         if (of_each_task) self.published_tasks_ = std::move(*of_each_task);
     }
 
+    /// A progress line per store restoring, every 10 s while restoration goes on (info).
+    void log_restoration() {
+        if (!tasks->restoring()) {
+            last_restore_log = 0;
+            return;
+        }
+        if (now_ms() - last_restore_log < 10000) return;
+        const bool first = last_restore_log == 0;
+        last_restore_log = now_ms();
+        if (first) return;  // short restorations say nothing
+        for (const auto& p : tasks->restoration())
+            KSTREAMS_LOG(info, name + ": task " + p.task.to_string() + " restoring store " + p.store + " from " +
+                                   p.changelog.topic + "-" + std::to_string(p.changelog.partition) + ": " +
+                                   std::to_string(p.restored) + " records restored, " +
+                                   (p.remaining < 0 ? std::string("? ") : std::to_string(p.remaining) + " ") +
+                                   "remaining");
+    }
+
     /// Serves the consumer queue (rebalances, errors) without blocking. Returns whether any record
     /// came (records of a partition normally wait in its own queue until its task's turn).
     task<bool> poll_consumer() {
@@ -585,6 +604,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             poll_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
             collector->poll();
             bool progressed = tasks->restore_step();
+            log_restoration();
             // Running again once every recorded change is applied and the stores are restored.
             if (rebalancing && pending.empty() && !tasks->restoring()) set_rebalancing(false);
             std::optional<std::int64_t> idle_until;
