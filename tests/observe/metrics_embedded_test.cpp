@@ -6,6 +6,7 @@
 #include <thread>
 
 #include <kstreams/dsl.hpp>
+#include <kstreams/embedded_cluster.hpp>
 #include <kstreams/streams.hpp>
 #include <kstreams/test/topic_client.hpp>
 
@@ -102,4 +103,50 @@ TEST_CASE("metrics.recording.level is read from properties") {
     CHECK(streams_config::from_properties({{"metrics.recording.level", "DEBUG"}}).metrics_recording_level ==
           metrics_recording_level::debug);
     CHECK_THROWS_AS(streams_config::from_properties({{"metrics.recording.level", "LOUD"}}), std::invalid_argument);
+}
+
+TEST_CASE("restore metrics: a store wiped and restored from its changelog counts what it restored") {
+    embedded_cluster cluster;
+    cluster.create_topic("restore-in", 1);
+    auto make = [] {
+        streams_builder b;
+        b.stream<std::string, std::string>("restore-in")
+            .group_by_key()
+            .count(materialized<>::as("restore-counts"))
+            .to_stream()
+            .to("restore-out");
+        return b.build();
+    };
+    auto cfg = test::observe_config("metrics-restore");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    const std::string task = "{thread_id=\"metrics-restore-StreamThread-1\",task_id=\"0_0\"}";
+    {
+        kafka_streams app(make(), cfg);
+        app.start();
+        REQUIRE(app.wait_until(streams_state::running, 30s));
+        test::topic_writer writer(app.bootstrap_servers());
+        for (int i = 0; i < 20; ++i) writer.send("restore-in", "k" + std::to_string(i % 5), "v");
+        writer.flush();
+        REQUIRE(test::poll_until(20s, [&] {
+            return test::prometheus_value(to_prometheus(app.metric_samples()),
+                                          "kstreams_stream_task_metrics_process_total" + task) == 20;
+        }));
+        const std::string text = to_prometheus(app.metric_samples());
+        CHECK(test::prometheus_value(text, "kstreams_stream_task_metrics_restore_total" + task) == 0);
+        CHECK(app.close(30s));  // commits: the counts reach the changelog
+        app.clean_up();         // the local store is gone: the next start restores it
+    }
+    kafka_streams app(make(), cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    std::string text;
+    CHECK(test::poll_until(20s, [&] {
+        text = to_prometheus(app.metric_samples());
+        return test::prometheus_value(text, "kstreams_stream_task_metrics_restore_total" + task) >= 5;
+    }));
+    INFO(text);
+    CHECK(test::prometheus_value(text, "kstreams_stream_task_metrics_restore_remaining_records_total" + task) == 0);
+    CHECK(test::prometheus_value(text, "kstreams_stream_task_metrics_active_restoring" + task) == 0);
+    CHECK(test::prometheus_value(text, "kstreams_stream_task_metrics_restore_rate" + task) > 0);
+    CHECK(app.close(30s));
 }
