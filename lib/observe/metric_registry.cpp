@@ -142,6 +142,12 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
             add(tg, "active-restoring", "(kstreams) 1 while the task restores its stores, else 0", task_tags,
                 t.restoring ? 1 : 0);
             if (client.level == metrics_recording_level::info) continue;
+            std::map<std::string, std::string, std::less<>> scope_of;  // store -> Kafka's metrics scope
+            for (const auto& [name, value] : tm.all()) {
+                if (!name.starts_with("store-scope.")) continue;
+                const auto dot = name.rfind('.');
+                if (dot > 12) scope_of[name.substr(12, dot - 12)] = name.substr(dot + 1);
+            }
             for (const auto& [name, value] : tm.all()) {
                 if (name.starts_with(internal_metric::node_process_prefix)) {
                     tags nt = task_tags;
@@ -152,7 +158,9 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                     const auto dot = name.rfind('.');
                     if (dot <= 6) continue;
                     tags st = task_tags;
-                    st.emplace_back("state-id", name.substr(6, dot - 6));
+                    const std::string store = name.substr(6, dot - 6);
+                    const auto scope = scope_of.find(store);
+                    st.emplace_back(scope == scope_of.end() ? "state-id" : scope->second + "-state-id", store);
                     const std::string op = name.substr(dot + 1);
                     const delta d = grown(key_of("stream-state-metrics", op, st), static_cast<double>(value), now);
                     add("stream-state-metrics", op + "-rate", "The average number of " + op + " calls per second",

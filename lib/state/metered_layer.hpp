@@ -3,10 +3,13 @@
 #pragma once
 
 #include <memory>
+#include <type_traits>
 #include <string>
 #include <utility>
 
 #include <kstreams/state/bytes_store.hpp>
+#include <kstreams/state/session_store.hpp>
+#include <kstreams/state/window_store.hpp>
 
 #include "lib/state/store_counters.hpp"
 
@@ -21,7 +24,11 @@ public:
     const std::string& name() const override { return inner_->name(); }
     void init(store_context& ctx) override {
         inner_->init(ctx);
-        counters_.bind(ctx, name());
+        // Kafka's metrics scope of the store supplier: the tag is `<scope>-state-id`.
+        std::string scope = inner_->persistent() ? "rocksdb" : "in-memory";
+        if constexpr (std::is_same_v<Store, bytes_window_store>) scope += "-window";
+        if constexpr (std::is_same_v<Store, bytes_session_store>) scope += "-session";
+        counters_.bind(ctx, name(), scope);
     }
     void flush() override {
         ++*counters_.flushes;

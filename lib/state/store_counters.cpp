@@ -4,7 +4,7 @@
 
 namespace kstreams::state {
 
-void store_counters::bind(store_context& ctx, const std::string& store_name) {
+void store_counters::bind(store_context& ctx, const std::string& store_name, const std::string& scope) {
     auto* res = ctx.resources();
     if (!res || !res->metrics) return;
     auto& m = *res->metrics;
@@ -14,6 +14,7 @@ void store_counters::bind(store_context& ctx, const std::string& store_name) {
     deletes = &m.counter(prefix + "delete");
     ranges = &m.counter(prefix + "range");
     flushes = &m.counter(prefix + "flush");
+    m.counter("store-scope." + store_name + "." + scope) = 1;
 }
 
 }  // namespace kstreams::state

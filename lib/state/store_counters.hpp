@@ -1,4 +1,5 @@
-// The operation counters of a metered store layer (`store.<store>.put|get|delete|range|flush`).
+// The operation counters of a metered store layer (`store.<store>.put|get|delete|range|flush`), and
+// its metrics scope (`store-scope.<store>.<scope>` = 1: Kafka's rocksdb, in-memory-window, ...).
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,7 @@ struct store_counters {
     std::uint64_t* deletes = &local[2];
     std::uint64_t* ranges = &local[3];
     std::uint64_t* flushes = &local[4];
-    void bind(store_context& ctx, const std::string& store_name);
+    void bind(store_context& ctx, const std::string& store_name, const std::string& scope);
 };
 
 }  // namespace kstreams::state

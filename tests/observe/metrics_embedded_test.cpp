@@ -66,7 +66,7 @@ TEST_CASE("the Prometheus text of a running app has Kafka's names and tags, and 
     CHECK(test::prometheus_value(text, "kstreams_stream_metrics_alive_stream_threads{client_id=\"metrics-app\"}") == 1);
     CHECK(test::prometheus_value(text, "kstreams_stream_metrics_state{client_id=\"metrics-app\",state=\"RUNNING\"}") == 1);
     CHECK(text.find("kstreams_stream_state_metrics_put_rate{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\","
-                    "state_id=\"metrics-counts\"}") != std::string::npos);
+                    "rocksdb_state_id=\"metrics-counts\"}") != std::string::npos);
 
     // More records: the counts move.
     for (int i = 0; i < 4; ++i) writer.send("metrics-in", "k" + std::to_string(i), "v");
