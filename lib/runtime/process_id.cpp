@@ -15,15 +15,6 @@ namespace {
 
 constexpr const char* file_name = "kafka-streams-process-metadata";
 
-bool is_uuid(const std::string& s) {
-    if (s.size() != 36) return false;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-        if (dash ? s[i] != '-' : !std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
-    }
-    return true;
-}
-
 /// The "processId" string of the file's JSON object, or empty.
 std::string read_process_id(const std::filesystem::path& file) {
     std::ifstream in(file);
@@ -45,6 +36,15 @@ std::string read_process_id(const std::filesystem::path& file) {
 }
 
 }  // namespace
+
+bool is_uuid(std::string_view s) {
+    if (s.size() != 36) return false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? s[i] != '-' : !std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
+    }
+    return true;
+}
 
 std::string random_uuid() {
     std::random_device rd;

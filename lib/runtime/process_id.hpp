@@ -6,8 +6,12 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace kstreams::detail {
+
+/// Whether `s` is a UUID in its usual text form (8-4-4-4-12 hex digits).
+bool is_uuid(std::string_view s);
 
 /// A fresh random (version 4) UUID in its usual text form.
 std::string random_uuid();
