@@ -44,6 +44,12 @@ value_hash get_hash(std::string_view in) {
     throw deserialization_error(std::string(what) + ": " + std::to_string(size) + " bytes are too few");
 }
 
+[[noreturn]] void unsupported_version(const char* what, unsigned version, unsigned current) {
+    throw deserialization_error(std::string(what) + ": version " + std::to_string(version) +
+                                " is not supported (this version of kstreams writes and reads up to " +
+                                std::to_string(current) + ")");
+}
+
 }  // namespace
 
 // MurmurHash3_x64_128 (Austin Appleby's algorithm, public domain), with h1 and h2 both starting
@@ -113,6 +119,9 @@ subscription_wrapper subscription_wrapper_serde::deserialize(std::string_view in
     subscription_wrapper w;
     const auto first = static_cast<unsigned char>(in[0]);
     w.version = first & 0x7f;
+    // Kafka's SubscriptionWrapper refuses versions it does not know.
+    if (w.version > subscription_wrapper::current_version)
+        unsupported_version("subscription", w.version, subscription_wrapper::current_version);
     const bool hash_null = (first & 0x80) != 0;
     const auto instruction = static_cast<unsigned char>(in[1]);
     if (instruction > 3) throw deserialization_error("subscription: unknown instruction " + std::to_string(instruction));
@@ -144,6 +153,8 @@ subscription_response subscription_response_serde::deserialize(std::string_view 
     subscription_response r;
     const auto first = static_cast<unsigned char>(in[0]);
     r.version = first & 0x7f;
+    if (r.version > subscription_response::current_version)
+        unsupported_version("subscription response", r.version, subscription_response::current_version);
     in.remove_prefix(1);
     if ((first & 0x80) == 0) {
         if (in.size() < 16) too_short("subscription response hash", in.size());

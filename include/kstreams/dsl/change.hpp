@@ -83,10 +83,12 @@ struct change_serde {
         else if (flag == '\x00') c.old_value = V(inner.deserialize(in));
         else if (flag == '\x02') {
             if (in.size() < 4) throw deserialization_error("change: short length prefix");
-            const auto len = static_cast<std::size_t>(detail::get_big_endian<std::int32_t>(in));
-            if (in.size() < 4 + len) throw deserialization_error("change: length prefix past the end");
-            c.new_value = V(inner.deserialize(in.substr(4, len)));
-            c.old_value = V(inner.deserialize(in.substr(4 + len)));
+            const std::int32_t len = detail::get_big_endian<std::int32_t>(in);
+            if (len < 0 || static_cast<std::size_t>(len) > in.size() - 4)
+                throw deserialization_error("change: the new value's length " + std::to_string(len) +
+                                            " is not within the " + std::to_string(in.size() - 4) + " bytes after it");
+            c.new_value = V(inner.deserialize(in.substr(4, static_cast<std::size_t>(len))));
+            c.old_value = V(inner.deserialize(in.substr(4 + static_cast<std::size_t>(len))));
         } else {
             throw deserialization_error("change: unknown flag byte");
         }

@@ -148,9 +148,17 @@ struct outer_store_codec {
         key.serialize(k, out);
         return out;
     }
-    static std::int64_t timestamp_of(std::string_view k) { return kstreams::detail::get_big_endian<std::int64_t>(k.substr(0, 8)); }
+    /// The decoders throw deserialization_error on bytes too short for what they say (a store
+    /// restored from a changelog someone else wrote).
+    static std::int64_t timestamp_of(std::string_view k) {
+        check_key(k);
+        return kstreams::detail::get_big_endian<std::int64_t>(k);
+    }
     static bool is_left(std::string_view k) { return k.size() > 8 && k[8] == 1; }
-    K decode_key(std::string_view k) const { return key.deserialize(k.substr(9)); }
+    K decode_key(std::string_view k) const {
+        check_key(k);
+        return key.deserialize(k.substr(9));
+    }
     template <class V>
     static void append(std::string& list, bool is_left, const serde_ref<V>& s, const V& v) {
         std::string item(1, is_left ? 1 : 0);
@@ -161,11 +169,21 @@ struct outer_store_codec {
     /// Calls f(view of one item) per list entry.
     template <class F>
     static void for_each_item(std::string_view list, F f) {
-        while (list.size() >= 4) {
-            const auto n = static_cast<std::size_t>(kstreams::detail::get_big_endian<std::int32_t>(list.substr(0, 4)));
-            f(list.substr(4, n));
-            list.remove_prefix(std::min(list.size(), 4 + n));
+        while (!list.empty()) {
+            const std::int32_t n = list.size() < 4 ? -1 : kstreams::detail::get_big_endian<std::int32_t>(list);
+            if (n < 0 || static_cast<std::size_t>(n) > list.size() - 4)
+                throw deserialization_error("stream join outer store value: an item's length runs past the " +
+                                            std::to_string(list.size()) + " bytes left");
+            f(list.substr(4, static_cast<std::size_t>(n)));
+            list.remove_prefix(4 + static_cast<std::size_t>(n));
         }
+    }
+
+private:
+    static void check_key(std::string_view k) {
+        if (k.size() < 9)
+            throw deserialization_error("stream join outer store key: " + std::to_string(k.size()) +
+                                        " bytes, fewer than the 9 of its timestamp and join side");
     }
 };
 
