@@ -1,13 +1,19 @@
 // Inputs the fuzz targets (tests/fuzz) found, kept as regression tests: each decoder gives a
-// deserialization_error naming what was wrong, never a crash or an out-of-range read.
+// deserialization_error naming what was wrong (a checkpoint file: unreadable), never a crash, an
+// out-of-range read or a wrong value.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/fk_join_wire.hpp>
 #include <kstreams/dsl/ops/stream_join.hpp>
 
+#include "lib/runtime/checkpoint.hpp"
 #include "lib/state/suppress_changelog.hpp"
 
 using namespace kstreams;
@@ -85,4 +91,26 @@ TEST_CASE("the suppress buffer's changelog value: truncated or negative lengths 
     negative[16] = negative[17] = negative[18] = negative[19] = '\xf0';  // the topic's length
     CHECK_THROWS_WITH_AS(dsl_detail::decode_suppress_changelog_value(negative), "suppress buffer changelog: bad length",
                          deserialization_error);
+}
+
+TEST_CASE("checkpoint files are read as Kafka's OffsetCheckpoint: invalid offsets skipped, malformed files unreadable") {
+    const auto dir = std::filesystem::temp_directory_path() / ("kstreams-checkpoint-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    auto read = [&](const std::string& text, bool& unreadable) {
+        std::ofstream(dir / ".checkpoint", std::ios::binary | std::ios::trunc) << text;
+        return detail::read_checkpoint(dir, &unreadable);
+    };
+    bool unreadable = false;
+    // fuzz_state_files: a negative offset used to be taken as a position (-1 is librdkafka's end).
+    CHECK(read("0\n3\na 0 -1\nb 1 7\nc 2 -4\n", unreadable) == detail::checkpoint_offsets{{{"b", 1}, 7}});
+    CHECK(!unreadable);
+    CHECK(read("0\r\n1\r\nt 0 5\r\n", unreadable) == detail::checkpoint_offsets{{{"t", 0}, 5}});
+    CHECK(!unreadable);
+    for (const char* bad : {"", "1\n0\n", "0\n", "0\nx\n", "0\n1\nt 0\n5\n", "0\n1\nt 0 5 6\n", "0\n2\nt 0 5\n",
+                            "0\n1\nt 0 5x\n", "0\n1\nt 99999999999 5\n", "0\n2\nt 0 5\nt 0 6\n", "0 \n0\n"}) {
+        CAPTURE(bad);
+        CHECK(read(bad, unreadable).empty());
+        CHECK(unreadable);
+    }
+    std::filesystem::remove_all(dir);
 }

@@ -1,5 +1,5 @@
 // The files in the state directory that kstreams reads back: a task's and the global thread's
-// `.checkpoint` (Kafka's OffsetCheckpoint text format) and the process metadata file
+// `.checkpoint` (Kafka's OffsetCheckpoint text format: every offset read is a position) and the process metadata file
 // (`{"processId":"<uuid>"}`). Any content reads as a checkpoint or as "unreadable" (never a crash);
 // a readable one written back reads the same; the process id is always a UUID.
 #include <unistd.h>
@@ -52,6 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (unreadable) {
         FUZZ_CHECK(offsets.empty());
     } else {
+        for (const auto& [tp, offset] : offsets) FUZZ_CHECK(offset >= 0);
         write_checkpoint(write_dir, offsets);
         bool again_unreadable = true;
         FUZZ_CHECK(read_checkpoint(write_dir, &again_unreadable) == offsets);
