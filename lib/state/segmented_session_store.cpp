@@ -121,7 +121,7 @@ std::unique_ptr<bytes_window_iterator> segmented_session_store::find_sessions(co
     // retention: sessions close gap + grace after their end, when they are already that old
     // (Kafka's time-first session schema reads whatever its live segments hold).
     if (segments_.observed() != INT64_MIN && !(time_ordered_ && !key_from && !key_to))
-        earliest_session_end = std::max(earliest_session_end, segments_.observed() - retention_ + 1);
+        earliest_session_end = std::max(earliest_session_end, segments_.retention_floor() + 1);
     std::optional<std::string> hi;
     if (key_to)  // stored ends are at most the observed stream time; starts are not bounded here
         hi = scan_upper_bound(*key_to, key_from,

@@ -98,7 +98,7 @@ void segmented_store::init(store_context& ctx) {
 void segmented_store::observe(std::int64_t time) {
     if (time <= observed_) return;
     observed_ = time;
-    const std::int64_t min_live = segment_id(observed_ - retention_);
+    const std::int64_t min_live = segment_id(retention_floor());
     while (!segments_.empty() && *segments_.begin() < min_live) {
         const std::int64_t seg = *segments_.begin();
         segments_.erase(segments_.begin());

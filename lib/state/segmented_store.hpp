@@ -34,8 +34,17 @@ public:
     /// Advances observed stream time and drops segments that fell out of retention.
     void observe(std::int64_t time);
     std::int64_t observed() const { return observed_; }
+    /// Observed stream time minus the retention: entries at or before it are out of retention.
+    /// INT64_MIN before anything was observed, and when the difference is below the smallest time
+    /// (a changelog restored from may hold any time).
+    std::int64_t retention_floor() const {
+        return observed_ < INT64_MIN + retention_ ? INT64_MIN : observed_ - retention_;
+    }
     /// True if an entry at `time` is already out of retention.
-    bool expired(std::int64_t time) const { return observed_ != INT64_MIN && time <= observed_ - retention_; }
+    bool expired(std::int64_t time) const {
+        const std::int64_t floor = retention_floor();
+        return floor != INT64_MIN && time <= floor;
+    }
 
     void put(std::int64_t time, std::string_view suffix, std::optional<std::string_view> value);
     std::optional<std::string> get(std::int64_t time, std::string_view suffix);

@@ -137,7 +137,7 @@ std::unique_ptr<bytes_window_iterator> segmented_window_store::fetch_range(const
     // time-first schema).
     const bool time_first = time_ordered_ && !key_from && !key_to;
     if (segments_.observed() != INT64_MIN)
-        time_from = std::max(time_from, segments_.observed() - retention_ + (time_first ? 0 : 1));
+        time_from = std::max(time_from, segments_.retention_floor() + (time_first ? 0 : 1));
     std::optional<std::string> hi;
     if (key_to)  // stored starts are at most the observed stream time
         hi = scan_upper_bound(*key_to, key_from,

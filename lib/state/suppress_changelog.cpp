@@ -67,6 +67,7 @@ public:
         return std::string(take(static_cast<std::size_t>(len)));
     }
     std::optional<std::string> nullable() { return nullable_of(i32()); }
+    std::size_t left() const { return in_.size(); }
 
 private:
     std::string_view in_;
@@ -84,7 +85,12 @@ std::pair<std::int64_t, suppress_buffer_value> decode_suppress_changelog_value(s
     v.context.topic = std::move(*topic);
     v.context.partition = r.i32();
     const std::int32_t count = r.i32();
-    for (std::int32_t i = 0; i < count; ++i) {  // -1: no headers (older versions)
+    // -1: no headers (older versions); as Kafka's ProcessorRecordContext, no more than the bytes
+    // left can hold (a key and a value length each).
+    if (count < -1 || (count > 0 && static_cast<std::size_t>(count) > r.left() / 8))
+        throw deserialization_error("suppress buffer changelog: a header count of " + std::to_string(count) +
+                                    " with " + std::to_string(r.left()) + " bytes left");
+    for (std::int32_t i = 0; i < count; ++i) {
         auto key = r.nullable();
         if (!key) throw deserialization_error("suppress buffer changelog: null header key");
         v.context.hdrs.add(std::move(*key), r.nullable());

@@ -114,3 +114,19 @@ TEST_CASE("checkpoint files are read as Kafka's OffsetCheckpoint: invalid offset
     }
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("the suppress buffer's changelog value: a header count Kafka refuses is an error") {
+    dsl_detail::suppress_buffer_value v;
+    v.context = {1, 2, "t", 0, {}};
+    v.new_value = "n";
+    const std::string good = dsl_detail::encode_suppress_changelog_value(v, 42);
+    const std::size_t count_at = 8 + 8 + 4 + 1 + 4;
+    std::string minus_one = good, minus_two = good, too_many = good;
+    minus_one.replace(count_at, 4, std::string(4, '\xff'));
+    CHECK(dsl_detail::decode_suppress_changelog_value(minus_one).second.new_value == "n");  // older versions' "none"
+    minus_two.replace(count_at, 4, raw({0xff, 0xff, 0xff, 0xfe}));
+    CHECK_THROWS_WITH_AS(dsl_detail::decode_suppress_changelog_value(minus_two),
+                         "suppress buffer changelog: a header count of -2 with 21 bytes left", deserialization_error);
+    too_many.replace(count_at, 4, raw({0, 0, 0, 3}));
+    CHECK_THROWS_AS(dsl_detail::decode_suppress_changelog_value(too_many), deserialization_error);
+}

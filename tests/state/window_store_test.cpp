@@ -226,3 +226,31 @@ TEST_CASE_TEMPLATE("session store: changelog keys are key ‖ end ‖ start; old
     ctx2.registered[0].second(batch);
     CHECK(s2->fetch_session("k", 5, 10) == "v");
 }
+
+TEST_CASE_TEMPLATE("window and session stores restore changelog keys at the extremes of time without overflow", T,
+                   in_memory_kind, rocksdb_kind) {
+    // A changelog may hold any start or end: observed time minus the retention went below the
+    // smallest time (undefined behaviour) for a start near it.
+    for (const std::int64_t t : {INT64_MIN, INT64_MIN + 1, std::int64_t{-1}, INT64_MAX}) {
+        CAPTURE(t);
+        test_store_context ctx;
+        auto w = make_window<T>(ctx, 1h, 10s);
+        str key = "k";
+        detail::put_big_endian(t, key);
+        detail::put_big_endian(std::int32_t{0}, key);
+        std::vector<restore_record> batch{{key, std::string_view("v"), 0}};
+        ctx.registered[0].second(batch);
+        CHECK(w->fetch("k", t) == "v");
+        CHECK(w->fetch("k", INT64_MIN, INT64_MAX).to_vector().size() == 1);
+
+        test_store_context ctx2;
+        auto s = make_session<T>(ctx2, 1h);
+        str session_key = "k";
+        detail::put_big_endian(t, session_key);  // end
+        detail::put_big_endian(t, session_key);  // start
+        std::vector<restore_record> sessions{{session_key, std::string_view("s"), 0}};
+        ctx2.registered[0].second(sessions);
+        CHECK(s->fetch_session("k", t, t) == "s");
+        CHECK(s->find_sessions("k", INT64_MIN, INT64_MAX).to_vector().size() == 1);
+    }
+}
