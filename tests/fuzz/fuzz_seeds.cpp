@@ -91,6 +91,32 @@ void fk_join_wire(seeds& out) {
     v.push_back(combined + "pk");
 }
 
+/// Changelog records as fuzz_window_restore reads them: {key length}{key}{value length}{value}.
+void window_restore(seeds& out) {
+    auto record = [](std::string key, std::optional<std::string> value) {
+        std::string r(1, static_cast<char>(key.size()));
+        r += key;
+        r.push_back(value ? static_cast<char>(value->size()) : '\xff');
+        if (value) r += *value;
+        return r;
+    };
+    auto window_key = [](std::string key, std::int64_t start, std::int32_t seq) {
+        detail::put_big_endian(start, key);
+        detail::put_big_endian(seq, key);
+        return key;
+    };
+    auto session_key = [](std::string key, std::int64_t start, std::int64_t end) {
+        detail::put_big_endian(end, key);
+        detail::put_big_endian(start, key);
+        return key;
+    };
+    auto& v = out["window_restore"];
+    v.push_back(record(window_key("k", 60'000, 0), "v") + record(window_key("k", 120'000, 0), "w") +
+                record(window_key("a", 0, 1), std::nullopt));
+    v.push_back(record(session_key("s", 10, 20), "v") + record(session_key("s", 5'000'000, 5'000'100), "w") +
+                record(session_key("t", 10, 20), std::nullopt));
+}
+
 void state_files(seeds& out) {
     out["state_files"] = {"0\n2\ntopic-a 0 10\ntopic-b 3 0\n", "0\n0\n",
                           "{\"processId\":\"6f1c2e4a-8b3d-4e5f-9a0b-1c2d3e4f5a6b\"}"};
@@ -109,6 +135,7 @@ int main(int argc, char** argv) {
     store_values(all);
     suppress_changelog(all);
     fk_join_wire(all);
+    window_restore(all);
     state_files(all);
     for (const auto& [target, inputs] : all) {
         const auto dir = std::filesystem::path(argv[1]) / target;
