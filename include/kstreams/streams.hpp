@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,14 @@ namespace kstreams {
 
 class topology;
 class state_restore_listener;
+template <class Type>
+class store_query_parameters;
+
+namespace detail {
+class queryable_instance;
+/// Lists the local instances of a queried store, at each call (kstreams/state/queryable_store.hpp).
+using instance_provider = std::function<std::vector<std::shared_ptr<queryable_instance>>()>;
+}  // namespace detail
 
 enum class processing_guarantee { at_least_once, exactly_once_v2 };
 
@@ -196,6 +205,22 @@ public:
     std::string status_address() const;
     /// The first error that stopped the app, or null.
     std::exception_ptr error() const;
+
+    /// Interactive queries (Kafka's KafkaStreams#store): a read-only view of the local instances
+    /// of a store, e.g. `app.store(store_query_parameters("counts",
+    /// queryable_store_types::key_value_store<std::string, std::int64_t>()))`; defined in
+    /// kstreams/state/queryable_store.hpp. Throws streams_not_started_error before start(),
+    /// invalid_state_store_error unless the app is RUNNING or REBALANCING, and
+    /// unknown_state_store_error for a name the topology does not have. The view's reads throw
+    /// invalid_state_store_error while no local task hosts the store (it migrated), while a task
+    /// restores it (unless stale stores are enabled) and once the app stops. The app must outlive
+    /// the view.
+    template <class Type>
+    typename Type::view_type store(const store_query_parameters<Type>& params) const;
+    /// What store() reads through: checks the app's state and the name, then lists the instances
+    /// at each call.
+    detail::instance_provider query_provider(const std::string& store, bool stale_stores,
+                                             std::optional<std::int32_t> partition) const;
 
 private:
     struct impl;

@@ -23,6 +23,8 @@
 
 namespace kstreams::detail {
 
+class query_registry;
+
 struct app_context {
     const topology_model* model = nullptr;
     const topology_groups* groups = nullptr;
@@ -48,6 +50,8 @@ struct app_context {
     /// This instance's process id (a UUID kept in `<state.dir>/<application.id>/
     /// kafka-streams-process-metadata`, as Kafka Streams'): names the transactional producers.
     std::string process_id;
+    /// Interactive queries: where the stream threads' tasks register (query_registry.hpp).
+    std::shared_ptr<query_registry> queries;
     /// A thread entered (true) or left (false) a rebalance.
     std::function<void(int thread, bool rebalancing)> on_rebalance;
 };

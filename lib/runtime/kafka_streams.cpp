@@ -1,5 +1,6 @@
 #include <kstreams/streams.hpp>
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <set>
@@ -9,6 +10,7 @@
 
 #include <kstreams/embedded_cluster.hpp>
 #include <kstreams/error.hpp>
+#include <kstreams/state/queryable_store.hpp>
 #include <kstreams/topology.hpp>
 
 #include "lib/core/log.hpp"
@@ -21,6 +23,7 @@
 #include "lib/runtime/metrics_reporter.hpp"
 #include "lib/runtime/ports.hpp"
 #include "lib/runtime/process_id.hpp"
+#include "lib/runtime/query_registry.hpp"
 #include "lib/runtime/stream_thread.hpp"
 #include "lib/state/task_directory_lock.hpp"
 
@@ -120,6 +123,7 @@ struct kafka_streams::impl {
         ctx.groups = &groups;
         ctx.config = std::move(config);
         ctx.on_rebalance = [this](int thread, bool on) { thread_rebalancing(thread, on); };
+        ctx.queries = std::make_shared<detail::query_registry>();
     }
 
     /// Moves to `next` and tells the listener; transitions out of a final state are ignored.
@@ -132,6 +136,7 @@ struct kafka_streams::impl {
             if (old == streams_state::pending_shutdown && next != streams_state::not_running) return;
             if (old == streams_state::pending_error && next != streams_state::error) return;
             state = next;
+            ctx.queries->app_state = next;
         }
         changed.notify_all();
         KSTREAMS_LOG(info, "stream-client " + ctx.config.application_id + ": state " + to_string(old) + " -> " +
@@ -547,6 +552,59 @@ void kafka_streams::set_metrics_listener(metrics_listener listener, std::chrono:
 std::string kafka_streams::status_address() const {
     std::lock_guard lock(impl_->mutex);
     return impl_->status ? impl_->status->address() : std::string{};
+}
+
+namespace {
+
+/// A global store, read under the global thread's lock (which it holds while it writes).
+class global_store_instance final : public detail::queryable_instance {
+public:
+    global_store_instance(state_store* store, std::recursive_mutex* lock) : store_(store), lock_(lock) {}
+    kstreams::task_id task() const override { return {-1, -1}; }
+    void read(const std::function<void(state_store&)>& read) const override {
+        std::unique_lock<std::recursive_mutex> guard;
+        if (lock_) guard = std::unique_lock(*lock_);
+        if (!store_->is_open()) throw invalid_state_store_error("the global store " + store_->name() + " is closed");
+        read(*store_);
+    }
+
+private:
+    state_store* store_;
+    std::recursive_mutex* lock_;
+};
+
+}  // namespace
+
+detail::instance_provider kafka_streams::query_provider(const std::string& store, bool stale_stores,
+                                                        std::optional<std::int32_t> partition) const {
+    auto queries = impl_->ctx.queries;
+    {
+        std::lock_guard lock(impl_->mutex);
+        const streams_state s = impl_->state;
+        if (s == streams_state::created)
+            throw streams_not_started_error("KafkaStreams has not been started, you can retry after calling start()");
+        if (s != streams_state::running && s != streams_state::rebalancing)
+            throw invalid_state_store_error(std::string("KafkaStreams is not running. State is ") + to_string(s) + ".");
+    }
+    const auto& stores = impl_->topo.model().stores;
+    auto def = std::find_if(stores.begin(), stores.end(), [&](const auto& d) { return d.builder->name() == store; });
+    if (def == stores.end())
+        throw unknown_state_store_error("Cannot get state store " + store +
+                                        " because no such store is registered in the topology.");
+    if (def->global) {
+        // As Kafka's GlobalStateStoreProvider: the one global instance, whatever the partition.
+        state_store* global = impl_->ctx.global_store ? impl_->ctx.global_store(store) : nullptr;
+        if (!global) throw invalid_state_store_error("the global store " + store + " is not open");
+        auto instance = std::make_shared<global_store_instance>(global, impl_->ctx.global_lock);
+        return [queries, instance]() -> std::vector<std::shared_ptr<detail::queryable_instance>> {
+            const streams_state s = queries->app_state.load();
+            if (s != streams_state::running && s != streams_state::rebalancing)
+                throw invalid_state_store_error(std::string("KafkaStreams is not running. State is ") + to_string(s) +
+                                                ".");
+            return {instance};
+        };
+    }
+    return [queries, store, stale_stores, partition] { return queries->instances(store, stale_stores, partition); };
 }
 
 std::exception_ptr kafka_streams::error() const {

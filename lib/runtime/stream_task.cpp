@@ -447,6 +447,7 @@ void stream_task::resume_async(void* token, void (*fn)(void*), void* arg) {
     } saved{*this, metadata_, has_metadata_, current_record_};
     metadata_ = r.metadata;
     has_metadata_ = r.anchored;
+    const auto stores = store_guard();
     const auto guard = global_guard();
     fn(arg);
 }

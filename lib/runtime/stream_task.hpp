@@ -129,6 +129,12 @@ public:
     }
     /// The task's stores, in the order the topology lists them.
     const std::vector<state_store*>& stores() const { return store_order_; }
+    /// Held while the task touches its stores (the runner holds it for a turn, a commit's flush,
+    /// a restore batch, a close; the task itself for an async completion): interactive queries
+    /// hold it while they read (query_registry.hpp).
+    std::unique_lock<std::recursive_mutex> store_guard() const { return std::unique_lock(*store_lock_); }
+    /// Uses `lock` as the store lock (a revived task keeps its predecessor's); before init().
+    void share_store_lock(std::shared_ptr<std::recursive_mutex> lock) { store_lock_ = std::move(lock); }
 
     // task_context
     std::string_view application_id() const override { return env_.application_id; }
@@ -221,6 +227,7 @@ private:
     std::vector<std::pair<std::string, source_node*>> pattern_sources_;
     std::map<std::string, std::unique_ptr<state_store>, std::less<>> stores_;
     std::vector<state_store*> store_order_;  // as the topology lists them: init and flush order
+    std::shared_ptr<std::recursive_mutex> store_lock_ = std::make_shared<std::recursive_mutex>();
     store_resources resources_;
     state::task_directory_lock dir_lock_;  // held while the task has persistent stores open
     std::vector<changelog_registration> changelogs_;

@@ -273,6 +273,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         tm.restore_stall_timeout = client_timeout;
         tm.restore_listener = ctx.restore_listener.get();
         tm.max_async_in_flight = cfg.max_async_in_flight_per_task;
+        tm.queries = ctx.queries;
         tm.make_task_executor = [this] { return asio::any_io_executor(asio::make_strand(pool)); };
         env.collector = &producer_port->collector();
         tasks = std::make_unique<task_manager>(

@@ -6,6 +6,7 @@
 
 #include "lib/core/log.hpp"
 #include "lib/runtime/checkpoint.hpp"
+#include "lib/runtime/query_registry.hpp"
 #include "lib/state/corrupted_store.hpp"
 
 namespace kstreams::detail {
@@ -56,6 +57,8 @@ struct task_manager::managed_task {
     std::vector<restore_target> restore;
     bool restoring = false;
     std::uint64_t restored = 0;  ///< records restored into its stores since it was created
+    /// The task as interactive queries see it; its lock is the task's store lock.
+    std::shared_ptr<query_slot> slot;
 };
 
 /// Applies what the restore reader delivers to the targets it belongs to.
@@ -80,7 +83,10 @@ public:
                 records = records.first(static_cast<std::size_t>(std::clamp<std::int64_t>(target->end - target->position, 0, n)));
         }
         if (!records.empty()) {
-            target->reg->restore(records);
+            {
+                const auto guard = t->task->store_guard();
+                target->reg->restore(records);
+            }
             const auto n = static_cast<std::int64_t>(records.size());
             target->restored += n;
             t->restored += static_cast<std::uint64_t>(n);
@@ -137,18 +143,32 @@ task_manager::managed_task& task_manager::create(const subtopology_group& sub, k
     }
     t->processed = &env->metrics->counter(metric::records_processed);
     t->sub = &sub;
-    t->task = open_task(sub, id, *env);
+    t->slot = std::make_shared<query_slot>(id);
+    t->task = open_task(sub, id, *env, t->slot->lock);
     t->next_punctuation = t->task->next_wall_clock_punctuation();
     managed_task& ref = *t;
     active_[id] = std::move(t);
     start_restoring(ref);
+    publish(ref);
+    if (config_.queries) config_.queries->add(ref.slot);
     return ref;
 }
 
+void task_manager::publish(managed_task& t, bool suspended) {
+    if (!t.slot) return;
+    std::lock_guard lock(*t.slot->lock);
+    t.slot->task = t.task.get();
+    t.slot->phase = suspended ? query_slot::phase::suspended
+                    : t.restoring ? query_slot::phase::restoring
+                                  : query_slot::phase::running;
+}
+
 std::unique_ptr<stream_task> task_manager::open_task(const subtopology_group& sub, kstreams::task_id id,
-                                                    task_environment& env) {
+                                                    task_environment& env,
+                                                    const std::shared_ptr<std::recursive_mutex>& store_lock) {
     for (int attempt = 1;; ++attempt) {
         auto task = std::make_unique<stream_task>(model_, groups_, sub, id, env);
+        if (store_lock) task->share_store_lock(store_lock);
         if (config_.create_task_directories && !env_.state_dir.empty())
             std::filesystem::create_directories(task->task_directory());
         try {
@@ -216,7 +236,7 @@ void task_manager::revive(managed_task& t, const std::vector<std::pair<std::stri
     std::vector<topic_partition> parts;
     for (const auto& q : t.group.queues()) parts.push_back(q->tp());
     t.group = partition_group{};  // gives the buffered records back
-    t.task = open_task(*t.sub, id, t.env ? *t.env : env_);
+    t.task = open_task(*t.sub, id, t.env ? *t.env : env_, t.slot ? t.slot->lock : nullptr);
     t.next_punctuation = t.task->next_wall_clock_punctuation();
     const std::vector<std::int64_t> committed = consumer_.committed(parts);
     for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -231,6 +251,7 @@ void task_manager::revive(managed_task& t, const std::vector<std::pair<std::stri
         consumer_.seek(tp, offset);
     }
     start_restoring(t);
+    publish(t);
     if (t.restoring)
         for (const auto& tp : parts) consumer_.pause(tp);
 }
@@ -278,6 +299,7 @@ stream_task& task_manager::add_task(const subtopology_group& sub, kstreams::task
         suspended_.erase(it);
         if (t.restoring) restoring_.push_back(&t);
         if (config_.exactly_once) delete_checkpoint_of(t);  // it runs again: written at suspension
+        publish(t);
         return *t.task;
     }
     return *create(sub, id).task;
@@ -321,6 +343,7 @@ void task_manager::revoke() {
     commit(true);
     for (auto& [id, t] : active_) {
         if (t->restoring) suspend_restoration(*t);
+        publish(*t, true);
         t->group = partition_group{};
         suspended_[id] = std::move(t);
     }
@@ -368,6 +391,11 @@ void task_manager::retire(managed_task& t) {
 
 void task_manager::close_task(managed_task& t, bool clean) {
     if (t.restoring) suspend_restoration(t);
+    const auto guard = t.task->store_guard();
+    if (t.slot) {
+        t.slot->task = nullptr;  // queries stop reading it before it closes
+        if (config_.queries) config_.queries->remove(t.slot.get());
+    }
     try {
         t.task->close(clean);
     } catch (const std::exception& e) {
@@ -446,6 +474,7 @@ void task_manager::finish_target(managed_task& t, restore_target& target) {
 
 void task_manager::finish_restoring(managed_task& t) {
     t.restoring = false;
+    publish(t);
     t.restore.clear();
     restoring_.erase(std::remove(restoring_.begin(), restoring_.end(), &t), restoring_.end());
     for (auto& q : t.group.queues()) consumer_.resume(q->tp());
@@ -599,6 +628,7 @@ bool task_manager::process(std::optional<std::int64_t>& idle_until) {
     const std::int64_t now = env_.wall_clock();
     for (auto& [id, t] : active_) {
         if (t->restoring || t->corrupted) continue;
+        const auto guard = t->task->store_guard();
         try {
             progressed = process_task(*t, now, idle_until) || progressed;
         } catch (const state::corrupted_store_error& e) {
@@ -652,6 +682,7 @@ boost::asio::any_io_executor task_manager::executor_of(managed_task& t) const {
 task_manager::turn_result task_manager::turn(managed_task& t) {
     turn_result r;
     stream_task& task = *t.task;
+    const auto guard = task.store_guard();
     task.rethrow_async_error();
     if (!t.restoring && !t.corrupted) {
         try {
@@ -669,6 +700,8 @@ task_manager::turn_result task_manager::turn(managed_task& t) {
 }
 
 void task_manager::stop(managed_task& t) noexcept {
+    const auto guard = t.task->store_guard();
+    if (t.slot) t.slot->task = nullptr;
     try {
         t.task->close(false);
     } catch (const std::exception& e) {
@@ -701,6 +734,7 @@ bool task_manager::punctuate_wall_clock() {
     bool any = false;
     for (auto& [id, t] : active_) {
         if (t->restoring || t->corrupted) continue;
+        const auto guard = t->task->store_guard();
         try {
             if (t->task->maybe_punctuate_wall_clock()) any = true;
         } catch (const state::corrupted_store_error& e) {
@@ -741,6 +775,7 @@ void task_manager::commit(bool force_checkpoint) {
 
 void task_manager::prepare_commit(managed_task& t) {
     stream_task& task = *t.task;
+    const auto guard = task.store_guard();
     task.rethrow_async_error();
     t.to_commit.clear();
     bool corrupted = t.corrupted.has_value();  // then nothing of it is committed: its input is read again
@@ -841,7 +876,10 @@ void task_manager::write_checkpoint_of(managed_task& t, bool force) {
     if (!force && moved <= config_.checkpoint_delta) return;
     if (persistent == t.checkpointed && !t.checkpointed.empty()) return;  // unchanged
     // The WAL is off: the stores' memtables must be on disk before the checkpoint says so.
-    t.task->flush_stores();
+    {
+        const auto guard = t.task->store_guard();
+        t.task->flush_stores();
+    }
     write_checkpoint(t.task->task_directory(), persistent);
     t.checkpointed = std::move(persistent);
 }

@@ -30,6 +30,9 @@ class corrupted_store_error;
 
 namespace kstreams::detail {
 
+class query_registry;
+struct query_slot;
+
 /// A store found corrupted this many times in a row (wiped and restored each time but the last)
 /// fails the thread.
 inline constexpr int max_corruption_retries = 3;
@@ -77,6 +80,8 @@ struct task_manager_config {
     /// dirty abort the transaction; a store corrupted mid-run fails the thread's transaction
     /// (task_migrated_error) instead of reviving the one task, since the others' work is in it too.
     bool exactly_once = false;
+    /// Interactive queries: the tasks are registered here while they are open (the Kafka runtime).
+    std::shared_ptr<query_registry> queries;
 };
 
 /// Restoration progress of one store's changelog partition.
@@ -201,7 +206,10 @@ private:
     managed_task& create(const subtopology_group& sub, kstreams::task_id id);
     /// Creates and initializes a task; a store found corrupted while opening is wiped (if it has a
     /// changelog) and the task opened again.
-    std::unique_ptr<stream_task> open_task(const subtopology_group& sub, kstreams::task_id id, task_environment& env);
+    std::unique_ptr<stream_task> open_task(const subtopology_group& sub, kstreams::task_id id, task_environment& env,
+                                           const std::shared_ptr<std::recursive_mutex>& store_lock);
+    /// Tells queries what the task does now (restoring, running, suspended; closed with null).
+    void publish(managed_task& t, bool suspended = false);
     /// Deletes a store's local directory (warned with `why`, counted).
     void wipe_store(kstreams::task_id id, const std::string& store, const std::filesystem::path& dir,
                     const std::string& why);
