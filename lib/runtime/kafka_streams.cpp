@@ -25,6 +25,7 @@
 #include "lib/runtime/process_id.hpp"
 #include "lib/runtime/query_registry.hpp"
 #include "lib/runtime/stream_thread.hpp"
+#include "lib/state/record_cache.hpp"
 #include "lib/state/task_directory_lock.hpp"
 
 namespace kstreams {
@@ -565,6 +566,7 @@ public:
         std::unique_lock<std::recursive_mutex> guard;
         if (lock_) guard = std::unique_lock(*lock_);
         if (!store_->is_open()) throw invalid_state_store_error("the global store " + store_->name() + " is closed");
+        const state::query_read_scope marked;
         read(*store_);
     }
 

@@ -5,6 +5,7 @@
 #include <kstreams/state/queryable_store.hpp>
 
 #include "lib/runtime/stream_task.hpp"
+#include "lib/state/record_cache.hpp"
 
 namespace kstreams::detail {
 
@@ -28,6 +29,7 @@ public:
         state_store* store = slot_->task ? slot_->task->find_store(name_) : nullptr;
         if (!store || !store->is_open() || (!stale_ && slot_->phase != query_slot::phase::running))
             throw invalid_state_store_error(migrated(name_));
+        const state::query_read_scope marked;
         read(*store);
     }
 

@@ -95,7 +95,8 @@ std::optional<std::string> caching_key_value_store::get(std::string_view key) {
     if (!active()) return inner_->get(key);
     if (const auto* cached = cache_.cache().get(cache_.ns(), key)) return *cached;
     auto v = inner_->get(key);
-    if (v) cache_.cache().put(cache_.ns(), key, *v, false, {cache_.context().record_timestamp(), nullptr});
+    if (v && !reading_for_query)
+        cache_.cache().put(cache_.ns(), key, *v, false, {cache_.context().record_timestamp(), nullptr});
     return v;
 }
 
@@ -110,7 +111,8 @@ bool caching_key_value_store::get_into(std::string_view key, std::string& out) {
     // processor may read this store again through the caller's buffer.
     auto v = inner_->get(key);
     if (!v) return false;
-    cache_.cache().put(cache_.ns(), key, *v, false, {cache_.context().record_timestamp(), nullptr});
+    if (!reading_for_query)
+        cache_.cache().put(cache_.ns(), key, *v, false, {cache_.context().record_timestamp(), nullptr});
     out.assign(*v);
     return true;
 }

@@ -26,6 +26,17 @@
 
 namespace kstreams::state {
 
+/// Set on a thread while an interactive query reads a task's stores (query_registry.cpp): the
+/// caching stores then leave the cache as it is on a miss, as Kafka's do off the stream thread
+/// (caching what was read may evict, and so forward and log, from the query's thread).
+inline thread_local bool reading_for_query = false;
+struct query_read_scope {
+    query_read_scope() { reading_for_query = true; }
+    ~query_read_scope() { reading_for_query = false; }
+    query_read_scope(const query_read_scope&) = delete;
+    query_read_scope& operator=(const query_read_scope&) = delete;
+};
+
 class record_cache {
 public:
     /// One flushed entry: nullopt value = a delete; timestamp and headers of the record that wrote it.
