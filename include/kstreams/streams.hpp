@@ -17,6 +17,7 @@
 #include <kstreams/metric_samples.hpp>
 #include <kstreams/metrics.hpp>
 #include <kstreams/state/rocksdb_config.hpp>
+#include <kstreams/streams_metadata.hpp>
 #include <kstreams/task_id.hpp>
 
 namespace kstreams {
@@ -70,6 +71,11 @@ struct streams_config {
     /// Multi-cluster: sink topics (not internal ones) are written to this cluster; empty = the
     /// cluster the app reads. Repartition topics and changelogs stay on the source cluster.
     std::string sink_bootstrap_servers;
+    /// "application.server": the host:port where this instance answers its users' queries (an
+    /// endpoint of the application's own, e.g. HTTP); every instance learns the others' through the
+    /// consumer group, so that metadata_for_all_streams_clients() and query_metadata_for_key() say
+    /// which instance hosts which store and key. Empty: this instance is not listed.
+    std::string application_server;
     /// Static membership (`group.instance.id`); empty = dynamic. With several stream threads each
     /// thread's consumer uses `<id>-<thread index>`.
     std::string group_instance_id;
@@ -221,6 +227,35 @@ public:
     /// at each call.
     detail::instance_provider query_provider(const std::string& store, bool stale_stores,
                                              std::optional<std::int32_t> partition) const;
+
+    /// Every instance of the app with an application.server, with the stores it hosts and the
+    /// partitions it reads (Kafka's metadataForAllStreamsClients); by host. Empty while the
+    /// group's assignment is not known (a rebalance). Throws streams_not_started_error before
+    /// start(), invalid_state_store_error unless RUNNING or REBALANCING.
+    std::vector<streams_metadata> metadata_for_all_streams_clients() const;
+    /// The instances that host `store` (Kafka's streamsMetadataForStore); every instance for a
+    /// global store. Throws unknown_state_store_error for a name the topology does not have.
+    std::vector<streams_metadata> streams_metadata_for_store(const std::string& store) const;
+    /// Where `key` of `store` lives (Kafka's queryMetadataForKey): the key serialized with the
+    /// key serde and partitioned as Kafka's default partitioner (murmur2) over the partition
+    /// count of the store's source topics, and the instance that reads that partition;
+    /// key_query_metadata::not_available() while the assignment is not known. Defined in
+    /// kstreams/state/queryable_store.hpp.
+    template <class K>
+    key_query_metadata query_metadata_for_key(const std::string& store, const K& key) const;
+    /// As above with the key serde given, or with a partitioner of one's own: a callable
+    /// `(const K& key, std::int32_t num_partitions) -> std::int32_t` (the one the store's input
+    /// topic is written with, Kafka's StreamPartitioner overload).
+    template <class K, class SerdeOrPartitioner>
+    key_query_metadata query_metadata_for_key(const std::string& store, const K& key,
+                                              const SerdeOrPartitioner& how) const;
+    /// The non-template half: `choose` maps the partition count to the key's partition.
+    key_query_metadata query_metadata_for_partition(const std::string& store,
+                                                    const std::function<std::int32_t(std::int32_t)>& choose) const;
+    /// The murmur2 partition of serialized key bytes among `partitions` (Kafka's default partitioner).
+    static std::int32_t default_partition(std::string_view key_bytes, std::int32_t partitions);
+    /// This instance's stream threads and their active tasks (Kafka's metadataForLocalThreads).
+    std::vector<thread_metadata> metadata_for_local_threads() const;
 
 private:
     struct impl;

@@ -24,6 +24,7 @@
 namespace kstreams::detail {
 
 class query_registry;
+class host_directory;
 
 struct app_context {
     const topology_model* model = nullptr;
@@ -52,6 +53,8 @@ struct app_context {
     std::string process_id;
     /// Interactive queries: where the stream threads' tasks register (query_registry.hpp).
     std::shared_ptr<query_registry> queries;
+    /// Which instance reads which partitions (host_directory.hpp); the stream threads report theirs.
+    host_directory* hosts = nullptr;
     /// A thread entered (true) or left (false) a rebalance.
     std::function<void(int thread, bool rebalancing)> on_rebalance;
 };

@@ -17,6 +17,7 @@
 #include "lib/kafka/topic_admin.hpp"
 #include "lib/runtime/app_context.hpp"
 #include "lib/runtime/global_thread.hpp"
+#include "lib/runtime/host_directory.hpp"
 #include "lib/observe/metric_registry.hpp"
 #include "lib/observe/status_page.hpp"
 #include "lib/observe/status_server.hpp"
@@ -25,6 +26,7 @@
 #include "lib/runtime/process_id.hpp"
 #include "lib/runtime/query_registry.hpp"
 #include "lib/runtime/stream_thread.hpp"
+#include "lib/runtime/streams_metadata.hpp"
 #include "lib/state/record_cache.hpp"
 #include "lib/state/task_directory_lock.hpp"
 
@@ -62,6 +64,8 @@ struct kafka_streams::impl {
     std::mutex listener_mutex;
     state_listener listener;
     exception_handler handler;
+    /// Who reads which partitions (interactive queries' metadata); outlives the stream threads.
+    std::unique_ptr<detail::host_directory> hosts;
     /// The global stream thread (global stores); it outlives the stream threads, which read them.
     std::unique_ptr<detail::global_thread> global;
     std::vector<std::unique_ptr<detail::stream_thread>> threads;
@@ -118,6 +122,7 @@ struct kafka_streams::impl {
             throw std::invalid_argument(
                 "streams config: processing.guarantee=exactly_once_v2 cannot write sinks to another cluster "
                 "(sink_bootstrap_servers): a transaction does not span two clusters");
+        if (!config.application_server.empty()) host_info::parse(config.application_server);  // throws
         if (config.commit_interval.count() < 0 && config.commit_interval != streams_config::default_commit_interval)
             throw std::invalid_argument("streams config: commit.interval.ms must not be negative");
         ctx.model = &t.model();
@@ -353,6 +358,10 @@ struct kafka_streams::impl {
                 (*ctx.sink_producer_settings)["bootstrap.servers"] =
                     is_embedded(cfg.sink_bootstrap_servers) ? bootstrap : cfg.sink_bootstrap_servers;
             }
+            hosts = std::make_unique<detail::host_directory>(merged(common, cfg.admin), cfg.application_id,
+                                                             cfg.application_server, cluster != nullptr,
+                                                             std::chrono::milliseconds(5000));
+            ctx.hosts = hosts.get();
             kafka::topic_admin admin(merged(common, cfg.admin), cfg.startup_timeout, cluster);
             ctx.plan = detail::plan_topics(topo.model(), groups, admin,
                                            {cfg.application_id, cfg.replication_factor, own_cluster != nullptr,
@@ -464,6 +473,7 @@ kafka_streams::~kafka_streams() {
     }
     if (impl_->workers) impl_->workers->join();  // the threads waited for their jobs
     impl_->global.reset();
+    impl_->hosts.reset();
 }
 
 void kafka_streams::start() { impl_->start(); }
@@ -607,6 +617,60 @@ detail::instance_provider kafka_streams::query_provider(const std::string& store
         };
     }
     return [queries, store, stale_stores, partition] { return queries->instances(store, stale_stores, partition); };
+}
+
+namespace {
+
+void require_running(streams_state s) {
+    if (s == streams_state::created)
+        throw streams_not_started_error("KafkaStreams has not been started, you can retry after calling start()");
+    if (s != streams_state::running && s != streams_state::rebalancing)
+        throw invalid_state_store_error(std::string("KafkaStreams is not running. State is ") + to_string(s) + ".");
+}
+
+}  // namespace
+
+std::vector<streams_metadata> kafka_streams::metadata_for_all_streams_clients() const {
+    require_running(state());
+    const auto members = impl_->hosts->members();
+    if (!members) return {};
+    return detail::hosts_metadata(impl_->ctx, *members);
+}
+
+std::vector<streams_metadata> kafka_streams::streams_metadata_for_store(const std::string& store) const {
+    require_running(state());
+    const auto& stores = impl_->topo.model().stores;
+    auto def = std::find_if(stores.begin(), stores.end(), [&](const auto& d) { return d.builder->name() == store; });
+    if (def == stores.end())
+        throw unknown_state_store_error("Cannot get metadata for state store " + store +
+                                        " because no such store is registered in the topology.");
+    std::vector<streams_metadata> out;
+    for (auto& md : metadata_for_all_streams_clients())
+        if (md.state_store_names.count(store)) out.push_back(std::move(md));
+    return out;
+}
+
+key_query_metadata kafka_streams::query_metadata_for_partition(
+    const std::string& store, const std::function<std::int32_t(std::int32_t)>& choose) const {
+    require_running(state());
+    const auto members = impl_->hosts->members();
+    const std::string& server = impl_->ctx.config.application_server;
+    const host_info self = server.empty() ? host_info::unavailable() : host_info::parse(server);
+    if (!members) {
+        // Still tells an unknown name apart from an assignment not known yet.
+        detail::key_metadata(impl_->ctx, {}, store, self, [](std::int32_t) { return 0; });
+        return key_query_metadata::not_available();
+    }
+    return detail::key_metadata(impl_->ctx, *members, store, self, choose);
+}
+
+std::int32_t kafka_streams::default_partition(std::string_view key_bytes, std::int32_t partitions) {
+    return detail::murmur2_partition(key_bytes, partitions);
+}
+
+std::vector<thread_metadata> kafka_streams::metadata_for_local_threads() const {
+    require_running(state());
+    return detail::threads_metadata(impl_->ctx, impl_->hosts->local_threads());
 }
 
 std::exception_ptr kafka_streams::error() const {

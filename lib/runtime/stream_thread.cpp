@@ -25,6 +25,7 @@
 #include "lib/kafka/kafka_collector.hpp"
 #include "lib/kafka/kafka_ports.hpp"
 #include "lib/observe/latency.hpp"
+#include "lib/runtime/host_directory.hpp"
 #include "lib/runtime/task_manager.hpp"
 #include "lib/state/record_cache.hpp"
 
@@ -105,6 +106,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     std::condition_variable jobs_done;
     int jobs = 0;
     std::vector<pending_change> pending;  ///< recorded by the rebalance callback, applied by the loop
+    std::vector<topic_partition> assigned;  ///< the partitions assigned now
     std::int64_t last_publish = 0;  ///< when the counters were last published
     std::int64_t last_task_publish = 0;  ///< when each task's counters were last published
     std::int64_t last_restore_log = 0;   ///< when restoration progress was last logged
@@ -213,7 +215,8 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
                                                              std::move(sink_settings), std::move(internal));
 
         auto consumer_settings = ctx.consumer_settings;
-        consumer_settings["client.id"] = name + "-consumer";
+        // The endpoint travels in the client.id, where the other instances find it (host_directory.hpp).
+        consumer_settings["client.id"] = host_directory::consumer_client_id(name, cfg.application_server);
         if (!cfg.group_instance_id.empty())
             consumer_settings["group.instance.id"] =
                 cfg.num_stream_threads > 1 ? cfg.group_instance_id + "-" + std::to_string(self.index_ + 1)
@@ -350,11 +353,15 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
                 // The task manager looks up committed offsets (known by now on the loop's way),
                 // opens the tasks' stores and takes the partitions; the stores restore stepwise.
                 tasks->assign(change.parts);
+                assigned.insert(assigned.end(), change.parts.begin(), change.parts.end());
+                report_assignment();
                 if (!tasks->restoring() && pending.empty()) set_rebalancing(false);
             } else {
                 if (change.lost) KSTREAMS_LOG(warn, name + ": partitions lost; closing tasks without committing");
                 if (change.lost || failed) tasks->lose();
                 else tasks->revoke();
+                assigned.clear();
+                report_assignment();
                 last_task_publish = 0;  // the tasks gone at once
                 publish_metrics();
             }
@@ -440,7 +447,15 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     void set_rebalancing(bool on) {
         if (rebalancing == on) return;
         rebalancing = on;
+        report_assignment();
         ctx.on_rebalance(self.index_, on);
+    }
+
+    /// Tells the app's host directory what this thread reads now (and whether it restores).
+    void report_assignment() {
+        if (!ctx.hosts) return;
+        ctx.hosts->set_thread(self.index_, {name, host_directory::consumer_client_id(name, ctx.config.application_server),
+                                            assigned, rebalancing && tasks && tasks->restoring()});
     }
 
     /// Makes the counters readable from other threads, with each input partition's consumer lag
@@ -739,6 +754,7 @@ void stream_thread::finish(std::exception_ptr error) {
     st.last_task_publish = 0;
     st.publish_metrics();
     st.teardown();
+    if (ctx_.hosts) ctx_.hosts->remove_thread(index_);
     {
         std::lock_guard lock(finished_mutex_);
         state_.reset();

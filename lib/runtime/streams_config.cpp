@@ -39,6 +39,7 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         else if (key == "async.max.in.flight.per.task") c.max_async_in_flight_per_task = parse_number<std::size_t>(key, value);
         else if (key == "replication.factor") c.replication_factor = parse_number<std::int16_t>(key, value);
         else if (key == "group.instance.id") c.group_instance_id = value;
+        else if (key == "application.server") c.application_server = value;
         else if (key == "rocksdb.block.cache.bytes") c.rocksdb.block_cache_bytes = parse_number<std::size_t>(key, value);
         else if (key == "rocksdb.write.buffer.manager.bytes")
             c.rocksdb.write_buffer_manager_bytes = parse_number<std::size_t>(key, value);

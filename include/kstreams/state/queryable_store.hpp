@@ -413,6 +413,23 @@ private:
     bool stale_ = false;
 };
 
+template <class K>
+key_query_metadata kafka_streams::query_metadata_for_key(const std::string& store, const K& key) const {
+    return query_metadata_for_key(store, key, serde<K>{});
+}
+
+template <class K, class SerdeOrPartitioner>
+key_query_metadata kafka_streams::query_metadata_for_key(const std::string& store, const K& key,
+                                                         const SerdeOrPartitioner& how) const {
+    if constexpr (std::is_invocable_r_v<std::int32_t, const SerdeOrPartitioner&, const K&, std::int32_t>) {
+        return query_metadata_for_partition(store, [&](std::int32_t n) { return how(key, n); });
+    } else {
+        std::string bytes;
+        how.serialize(key, bytes);
+        return query_metadata_for_partition(store, [&](std::int32_t n) { return default_partition(bytes, n); });
+    }
+}
+
 template <class Type>
 typename Type::view_type kafka_streams::store(const store_query_parameters<Type>& params) const {
     return Type::make(params.store_name(),
