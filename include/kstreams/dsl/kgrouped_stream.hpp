@@ -25,6 +25,7 @@ namespace kstreams {
 template <class K, class V> class ktable;
 template <class K, class V> class time_windowed_kstream;
 template <class K, class V> class session_windowed_kstream;
+template <class K, class VOut> class cogrouped_kstream;
 
 template <class K, class V>
 class kgrouped_stream {
@@ -74,10 +75,17 @@ public:
     /// Session aggregations (session_windowed_kstream.hpp).
     session_windowed_kstream<K, V> windowed_by(session_windows windows) const { return {*this, windows}; }
 
+    /// Starts a cogroup (KIP-150; cogrouped_kstream.hpp) with this stream and aggregator(key, value,
+    /// aggregate) -> VOut; VOut is the aggregator's return type (give it, cogroup<VOut>(f), for a
+    /// generic lambda).
+    template <class VOut = void, class F>
+    auto cogroup(F aggregator) const;
+
 private:
     template <class, class> friend class kstream;
     template <class, class> friend class time_windowed_kstream;
     template <class, class> friend class session_windowed_kstream;
+    template <class, class> friend class cogrouped_kstream;
 
     kgrouped_stream(std::shared_ptr<dsl_detail::builder_state> b, std::size_t node, bool repartition_required,
                     serde_ref<K> ks, serde_ref<V> vs, std::string repartition_name)

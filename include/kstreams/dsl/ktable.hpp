@@ -188,6 +188,9 @@ private:
     template <class, class> friend class kgrouped_table;
     template <class, class> friend class time_windowed_kstream;
     template <class, class> friend class session_windowed_kstream;
+    template <class, class> friend class cogrouped_kstream;
+    template <class, class> friend class time_windowed_cogrouped_kstream;
+    template <class, class> friend class session_windowed_cogrouped_kstream;
     friend class streams_builder;
 
     ktable(std::shared_ptr<dsl_detail::builder_state> b, std::size_t node, serde_ref<K> ks, serde_ref<V> vs,

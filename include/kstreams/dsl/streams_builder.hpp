@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <kstreams/dsl/branched_kstream.hpp>
+#include <kstreams/dsl/cogrouped_kstream.hpp>
 #include <kstreams/dsl/global_ktable.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>

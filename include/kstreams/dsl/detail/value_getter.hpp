@@ -110,7 +110,8 @@ value_getter_supplier<K, V> value_getter_of(builder_state& b, std::size_t node) 
     graph_node& g = b.at(node);
     if (!g.table) throw topology_error("DSL node " + g.name + " is not a table");
     table_info& t = *g.table;
-    if (t.view && !t.materialized) return (*static_cast<const table_view<K, V>*>(t.view.get()))(b);
+    // A view also stands for a table whose store other nodes own (a cogroup's merge).
+    if (t.view && (!t.materialized || g.stores.empty())) return (*static_cast<const table_view<K, V>*>(t.view.get()))(b);
     if (!t.parent_table) t.materialized = true;  // a source table: keep it now
     if (!t.materialized || g.stores.empty())
         throw topology_error("DSL node " + g.name + ": a join needs this table's values, but it keeps no store");

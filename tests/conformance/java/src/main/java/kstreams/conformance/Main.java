@@ -346,6 +346,7 @@ public final class Main {
         WindowScenarios.register(SCENARIOS);
         WindowKindScenarios.register(SCENARIOS);
         SuppressScenarios.register(SCENARIOS);
+        CogroupScenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
