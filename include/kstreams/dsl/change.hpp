@@ -18,6 +18,9 @@ template <class V>
 struct change {
     std::optional<V> new_value;
     std::optional<V> old_value;
+    /// False for an out-of-order update of a versioned table (Kafka's Change.isLatest): the store
+    /// took it into the key's history, its current row did not change.
+    bool is_latest = true;
     bool operator==(const change&) const = default;
 };
 

@@ -229,6 +229,7 @@ private:
                 out.info->materialized = true;
                 out.info->has_own_store = true;  // old values come from it
                 out.info->caching = m.caching;
+                out.info->versioned_store = m.versioned_supplier != nullptr;
             }
         }
         return out;
@@ -238,7 +239,7 @@ private:
                                const materialized<KS, VS>& m) const {
         if constexpr (Given) {
             if (r.info->materialized) {
-                g.stores.push_back(dsl_detail::timestamped_store_builder<K, V2>(
+                g.stores.push_back(dsl_detail::table_store_builder<K, V2>(
                     *b_, r.store, m, dsl_detail::pick_serde<K>(m.key_serde, r.key_serde),
                     dsl_detail::pick_serde<V2>(m.value_serde, r.value_serde)));
                 g.store_if = [info = r.info] { return info->materialized; };
@@ -259,6 +260,7 @@ private:
         // Kafka's KTableFilter asks for old values where they come for free, so that an update
         // failing the predicate both before and after sends no tombstone.
         if (b_->send_old_values_if_materialized(node_)) r.info->send_old_values = true;
+        r.info->versioned_semantics = dsl_detail::output_versioned(*b_, node_);
         const std::string name = b_->name_or_generate(n.name, dsl_detail::names::table_filter);
         if (!r.info->materialized)
             r.info->view = dsl_detail::derived_view<K, V, V>(node_, [pred, negate](const K& k, std::optional<value_and_timestamp<V>> v) mutable {

@@ -59,6 +59,7 @@ auto ktable<K, V>::do_join(const ktable<K, V2>& other, F joiner, const named& n,
         info->materialized = true;
         info->has_own_store = true;
         info->caching = m.caching;
+        info->versioned_store = m.versioned_supplier != nullptr;
     } else {
         info->view = dsl_detail::table_join_view<K, V, V2, VOut>(node_, other.node_, fn_t{joiner}, this_mode);
     }
@@ -70,18 +71,19 @@ auto ktable<K, V>::do_join(const ktable<K, V2>& other, F joiner, const named& n,
 
     dsl_detail::graph_node tj = dsl_detail::processor_node_of<K, change<V>, K, change<VOut>,
                                                               dsl_detail::table_join_node<K, V, V2, VOut, fn_t, true>>(
-        this_name, {node_}, std::move(other_getter), fn_t{joiner}, this_mode, result);
+        this_name, {node_}, std::move(other_getter), fn_t{joiner}, this_mode, result, dsl_detail::output_versioned(b, node_));
     tj.connected_stores = std::move(other_stores);
     const std::size_t tj_i = b.add(std::move(tj));
     dsl_detail::graph_node oj = dsl_detail::processor_node_of<K, change<V2>, K, change<VOut>,
                                                               dsl_detail::table_join_node<K, V2, V, VOut, fn_t, false>>(
-        other_name, {other.node_}, std::move(this_getter), fn_t{std::move(joiner)}, other_mode, result);
+        other_name, {other.node_}, std::move(this_getter), fn_t{std::move(joiner)}, other_mode, result,
+        dsl_detail::output_versioned(b, other.node_));
     oj.connected_stores = std::move(this_stores);
     const std::size_t oj_i = b.add(std::move(oj));
 
     dsl_detail::graph_node mg = dsl_detail::processor_node_of<K, change<VOut>, K, change<VOut>, dsl_detail::table_join_merger_node<K, VOut>>(
         merge, {tj_i, oj_i}, result, store);
-    if constexpr (Given) mg.stores.push_back(dsl_detail::timestamped_store_builder<K, VOut>(b, store, m, ks, vs));
+    if constexpr (Given) mg.stores.push_back(dsl_detail::table_store_builder<K, VOut>(b, store, m, ks, vs));
     mg.table = info;
     const std::size_t i = b.add(std::move(mg));
     b.add_copartition_group({node_, other.node_});

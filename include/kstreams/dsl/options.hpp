@@ -14,6 +14,7 @@
 #include <kstreams/detail/topology_model.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 #include <kstreams/state/stores.hpp>
+#include <kstreams/state/versioned_key_value_store.hpp>
 #include <kstreams/state/window_stores.hpp>
 
 namespace kstreams {
@@ -105,6 +106,9 @@ struct materialized {
     std::optional<std::chrono::milliseconds> retention{};
     /// Windowed aggregations: the byte store (its retention and window size are the supplier's).
     std::shared_ptr<const window_bytes_store_supplier> window_supplier{};
+    /// Tables (table(), to_table(), filter, map_values, table-table joins): a versioned store
+    /// (KIP-889); its name is the store name. Never cached.
+    std::shared_ptr<const versioned_bytes_store_supplier> versioned_supplier{};
 
     static materialized as(std::string n) { materialized m; m.store_name = std::move(n); return m; }
     /// A store made by this supplier; its name is the store name.
@@ -115,9 +119,9 @@ struct materialized {
         return m;
     }
     template <class S>
-    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier}; }
+    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier, versioned_supplier}; }
     template <class S>
-    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier}; }
+    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier, versioned_supplier}; }
     materialized with_caching_enabled() const { auto c = *this; c.caching = true; return c; }
     materialized with_caching_disabled() const { auto c = *this; c.caching = false; return c; }
     materialized with_logging_enabled(std::map<std::string, std::string> config = {}) const {
@@ -133,6 +137,13 @@ struct materialized {
         materialized m;
         m.store_name = s->name();
         m.window_supplier = std::move(s);
+        return m;
+    }
+    /// A table kept in a versioned store made by this supplier; its name is the store name.
+    static materialized as(std::shared_ptr<const versioned_bytes_store_supplier> s) {
+        materialized m;
+        m.store_name = s->name();
+        m.versioned_supplier = std::move(s);
         return m;
     }
     /// How long a windowed aggregation keeps its windows: at least window size + grace.

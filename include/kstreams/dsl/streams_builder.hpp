@@ -70,7 +70,7 @@ public:
         // reuse.ktable.source.topics: the topic itself is the store's changelog.
         dsl_detail::graph_node& g = b_->at(t.node_);
         g.table_source_topic = std::move(topic);
-        g.unlogged_store = dsl_detail::timestamped_store_builder<K, V>(*b_, store, m.with_logging_disabled(), sks, svs);
+        g.unlogged_store = dsl_detail::table_store_builder<K, V>(*b_, store, m.with_logging_disabled(), sks, svs);
         return t;
     }
     template <class K, class V, class MKS, class MVS>
@@ -84,6 +84,7 @@ public:
     /// never logged (the topic is its changelog) and never cached.
     template <class K, class V, class KS = no_serde, class VS = no_serde, class MKS = no_serde, class MVS = no_serde>
     global_ktable<K, V> global_table(std::string topic, consumed<KS, VS> c = {}, materialized<MKS, MVS> m = {}) {
+        if (m.versioned_supplier) throw topology_error("global table of topic " + topic + ": GlobalTables cannot be versioned.");
         serde_ref<K> ks = dsl_detail::pick_serde<K>(c.key_serde, {});
         serde_ref<V> vs = dsl_detail::pick_serde<V>(c.value_serde, {});
         serde_ref<K> sks = dsl_detail::pick_serde<K>(m.key_serde, ks);
@@ -180,10 +181,11 @@ public:
         auto info = std::make_shared<dsl_detail::table_info>();
         info->materialized = queryable;
         info->caching = m.caching;
+        info->versioned_store = queryable && m.versioned_supplier != nullptr;
         dsl_detail::graph_node g = dsl_detail::processor_node_of<K, V, K, change<V>, dsl_detail::table_source_node<K, V>>(
             name, {parent}, store, std::shared_ptr<const dsl_detail::table_info>(info), vs);
         g.table = info;
-        g.stores.push_back(dsl_detail::timestamped_store_builder<K, V>(*b, store, m, ks, vs));
+        g.stores.push_back(dsl_detail::table_store_builder<K, V>(*b, store, m, ks, vs));
         g.store_if = [info] { return info->materialized; };
         const std::size_t i = b->add(std::move(g));
         return ktable<K, V>(b, i, ks, vs, queryable ? std::optional<std::string>(store) : std::nullopt);
@@ -272,7 +274,7 @@ auto ktable<K, V>::group_by(F selector, grouped<KS, VS> g) const {
     serde_ref<V2> vs = dsl_detail::pick_serde<V2>(g.value_serde, serde_ref<V2>{});
     const std::string name = b_->name_or_generate(g.name, dsl_detail::names::table_select);
     const std::size_t i = b_->add(dsl_detail::processor_node_of<K, change<V>, K2, change<V2>, dsl_detail::table_select_node<K, V, K2, V2, F>>(
-        name, {node_}, std::move(selector)));
+        name, {node_}, std::move(selector), dsl_detail::output_versioned(*b_, node_)));
     // The subtractor needs the old rows: the tables upstream must send them.
     b_->enable_send_old_values(node_);
     return kgrouped_table<K2, V2>(b_, i, ks, vs, g.name);

@@ -23,6 +23,7 @@
 #include <kstreams/state/key_value_store.hpp>
 #include <kstreams/state/session_store.hpp>
 #include <kstreams/state/timestamped_key_value_store.hpp>
+#include <kstreams/state/versioned_key_value_store.hpp>
 #include <kstreams/state/window_store.hpp>
 #include <kstreams/state/restore_listener.hpp>
 #include <kstreams/state/rocksdb_config.hpp>
@@ -255,6 +256,13 @@ public:
         state_store& s = get_state_store(name);
         if (auto* kv = dynamic_cast<key_value_store<K, value_and_timestamp<V>>*>(&s)) return *kv;
         throw wrong_store_type(name, "timestamped key_value_store");
+    }
+    /// A versioned key-value store (Kafka's getVersionedKeyValueStore).
+    template <class K, class V>
+    versioned_key_value_store<K, V>& get_versioned_key_value_store(std::string_view name) {
+        state_store& s = get_state_store(name);
+        if (auto* kv = dynamic_cast<versioned_key_value_store<K, V>*>(&s)) return *kv;
+        throw wrong_store_type(name, "versioned key_value_store");
     }
     template <class K, class V>
     window_store<K, V>& get_window_store(std::string_view name) {

@@ -63,6 +63,11 @@ struct table_info {
     std::shared_ptr<const void> view;
     /// A table-table join's result: the two joined tables (old values asked of it go to both).
     std::vector<std::size_t> join_parents;
+    /// Its own store is a versioned one (materialized onto a versioned store supplier).
+    bool versioned_store = false;
+    /// The operator reads a versioned table (its own input, or upstream through unmaterialized
+    /// views): Kafka's versioned semantics (out-of-order updates handled as such).
+    bool versioned_semantics = false;
 };
 
 /// A stream-stream join of a stream with itself (both sides one node): what

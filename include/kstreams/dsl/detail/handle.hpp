@@ -115,4 +115,17 @@ std::shared_ptr<const store_builder> timestamped_store_builder(const builder_sta
     return builder;
 }
 
+/// The store builder of a materialized table: versioned when `materialized` has a versioned
+/// supplier (never cached), timestamped otherwise.
+template <class K, class V, class KS, class VS>
+std::shared_ptr<const store_builder> table_store_builder(const builder_state& b, const std::string& name,
+                                                         const materialized<KS, VS>& m, serde_ref<K> ks, serde_ref<V> vs) {
+    if (!m.versioned_supplier) return timestamped_store_builder<K, V>(b, name, m, std::move(ks), std::move(vs));
+    auto builder = std::make_shared<versioned_key_value_store_builder<K, V>>(
+        stores::versioned_key_value_store_builder<K, V>(m.versioned_supplier, std::move(ks), std::move(vs)));
+    if (m.logging) builder->with_logging_enabled(m.log_config);
+    else builder->with_logging_disabled();
+    return builder;
+}
+
 }  // namespace kstreams::dsl_detail

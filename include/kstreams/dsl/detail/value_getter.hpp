@@ -22,6 +22,7 @@
 #include <kstreams/error.hpp>
 #include <kstreams/state/timestamped_key_value_store.hpp>
 #include <kstreams/state/window_store.hpp>
+#include <kstreams/state/versioned_key_value_store.hpp>
 
 namespace kstreams::dsl_detail {
 
@@ -33,6 +34,10 @@ public:
     virtual void init(kstreams::detail::task_context& ctx, const kstreams::detail::node& self) = 0;
     /// The row of `key` and its timestamp, or nullopt when the row is absent.
     virtual std::optional<value_and_timestamp<V>> get(const K& key) = 0;
+    /// Whether the rows come from a versioned store (known after init): then get(key, as_of)
+    /// answers the row as of a time (Kafka's KTableValueGetter.isVersioned).
+    virtual bool is_versioned() const { return false; }
+    virtual std::optional<value_and_timestamp<V>> get(const K& key, std::int64_t /*as_of*/) { return get(key); }
 };
 
 template <class K, class V>
@@ -50,13 +55,27 @@ class store_value_getter final : public value_getter<K, V> {
 public:
     explicit store_value_getter(std::string store) : store_name_(std::move(store)) {}
     void init(kstreams::detail::task_context& ctx, const kstreams::detail::node& self) override {
-        store_ = &timestamped_store<K, V>(ctx, store_name_, self);
+        versioned_ = dynamic_cast<versioned_key_value_store<K, V>*>(&ctx.store(store_name_, self));
+        if (!versioned_) store_ = &timestamped_store<K, V>(ctx, store_name_, self);
     }
-    std::optional<value_and_timestamp<V>> get(const K& key) override { return store_->get(key); }
+    std::optional<value_and_timestamp<V>> get(const K& key) override {
+        if (versioned_) return row(versioned_->get(key));
+        return store_->get(key);
+    }
+    bool is_versioned() const override { return versioned_ != nullptr; }
+    std::optional<value_and_timestamp<V>> get(const K& key, std::int64_t as_of) override {
+        if (versioned_) return row(versioned_->get(key, as_of));
+        return store_->get(key);
+    }
 
 private:
+    static std::optional<value_and_timestamp<V>> row(std::optional<versioned_record<V>> r) {
+        if (!r) return std::nullopt;
+        return value_and_timestamp<V>{std::move(r->value), r->timestamp};
+    }
     std::string store_name_;
     timestamped_key_value_store<K, V>* store_ = nullptr;
+    versioned_key_value_store<K, V>* versioned_ = nullptr;
 };
 
 /// The getter of a windowed aggregation's table (key windowed<K>), as Kafka's: a time or sliding
@@ -98,11 +117,30 @@ public:
     derived_value_getter(std::unique_ptr<value_getter<K, VIn>> parent, F f) : parent_(std::move(parent)), f_(std::move(f)) {}
     void init(kstreams::detail::task_context& ctx, const kstreams::detail::node& self) override { parent_->init(ctx, self); }
     std::optional<value_and_timestamp<V>> get(const K& key) override { return f_(key, parent_->get(key)); }
+    bool is_versioned() const override { return parent_->is_versioned(); }
+    std::optional<value_and_timestamp<V>> get(const K& key, std::int64_t as_of) override {
+        return f_(key, parent_->get(key, as_of));
+    }
 
 private:
     std::unique_ptr<value_getter<K, VIn>> parent_;
     F f_;
 };
+
+/// Whether table node `node` gives a versioned table (Kafka's isVersionedOrVersionedUpstream): a
+/// node with a store of its own by the kind of that store, an unmaterialized view by its parents.
+inline bool output_versioned(builder_state& b, std::size_t node) {
+    const graph_node& g = b.at(node);
+    if (!g.table) return false;
+    const table_info& t = *g.table;
+    if (t.materialized) return t.versioned_store;
+    if (!t.join_parents.empty()) {
+        for (std::size_t p : t.join_parents)
+            if (!output_versioned(b, p)) return false;
+        return true;
+    }
+    return t.parent_table && output_versioned(b, *t.parent_table);
+}
 
 /// The getter of table node `node` (of key K, value V), materializing a source table if needed.
 template <class K, class V>

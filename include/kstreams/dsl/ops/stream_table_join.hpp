@@ -3,7 +3,8 @@
 // table update never triggers anything. The result keeps the stream record's key, timestamp and
 // headers. A record with a null value is dropped (and counted), and so is one whose join key is
 // null, except in a left join, which passes it on joined with an absent row. An inner join emits
-// nothing when the row is absent.
+// nothing when the row is absent. A versioned table (directly, or through unmaterialized views of
+// one) is read as of the stream record's timestamp (KIP-914).
 #pragma once
 
 #include <memory>
@@ -53,7 +54,7 @@ public:
             return;
         }
         std::optional<value_and_timestamp<VT>> row;
-        if (key) row = getter_->get(*key);
+        if (key) row = getter_->is_versioned() ? getter_->get(*key, r.timestamp) : getter_->get(*key);
         if (!row && !left_) return;
         forward(record<K, VOut>{r.key, fn_(r.key, &r.value, row ? &row->value : nullptr), r.timestamp, r.headers, r.key_null, false});
     }

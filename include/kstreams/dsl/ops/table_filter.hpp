@@ -2,7 +2,8 @@
 // tombstone, even for a key never seen. When old values are known (a store upstream keeps them, or
 // an operator downstream asks for them) an update
 // whose new and old values are both absent dropped (Kafka's KTableFilter). Materialized, the result
-// is kept in its own store, which also answers the old values.
+// is kept in its own store, which also answers the old values. Over a versioned table (Kafka's
+// versioned semantics) both-absent updates go on too, and out-of-order ones keep their flag.
 #pragma once
 
 #include <memory>
@@ -32,8 +33,8 @@ public:
         std::optional<V> nv = keep(r.key, r.value.new_value);
         std::optional<V> ov;
         if (send_old_) ov = materializer_.active() ? materializer_.stored(r.key) : keep(r.key, r.value.old_value);
-        if (send_old_ && !nv && !ov) return;
-        record<K, change<V>> out{r.key, {std::move(nv), std::move(ov)}, r.timestamp, r.headers};
+        if (send_old_ && !nv && !ov && !info_->versioned_semantics) return;
+        record<K, change<V>> out{r.key, {std::move(nv), std::move(ov), r.value.is_latest}, r.timestamp, r.headers};
         if (materializer_.active()) materializer_.write_and_forward(out);
         else forward(out);
     }

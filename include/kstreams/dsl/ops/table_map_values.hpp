@@ -35,7 +35,7 @@ public:
     }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, change<V>>*>(p);
-        change<V2> c{apply(r.key, r.value.new_value), std::nullopt};
+        change<V2> c{apply(r.key, r.value.new_value), std::nullopt, r.value.is_latest};
         if (send_old_) c.old_value = materializer_.active() ? materializer_.stored(r.key) : apply(r.key, r.value.old_value);
         record<K, change<V2>> out{r.key, std::move(c), r.timestamp, r.headers};
         if (materializer_.active()) materializer_.write_and_forward(out);

@@ -1,7 +1,8 @@
 // ktable group_by: maps each row to (new key, new value) for the grouped table's repartition topic.
 // The old row's pair goes first so that the aggregation subtracts before it adds; when old and new
 // map to the same key both travel in one record (Kafka's KTableRepartitionMap, KIP-904). Pairs with
-// a null key are dropped and counted.
+// a null key are dropped and counted. Over a versioned table an out-of-order update (not the
+// latest) is ignored, as Kafka's.
 #pragma once
 
 #include <concepts>
@@ -20,9 +21,11 @@ namespace kstreams::dsl_detail {
 template <class K, class V, class K2, class V2, class F>
 class table_select_node final : public kstreams::detail::node {
 public:
-    table_select_node(std::string name, F f) : node(std::move(name)), f_(std::move(f)) {}
+    table_select_node(std::string name, F f, bool versioned_semantics = false)
+        : node(std::move(name)), f_(std::move(f)), versioned_(versioned_semantics) {}
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, change<V>>*>(p);
+        if (versioned_ && !r.value.is_latest) return;
         std::optional<std::pair<K2, V2>> np, op;
         if (r.value.new_value) np = select(r.key, *r.value.new_value);
         if (r.value.old_value) op = select(r.key, *r.value.old_value);
@@ -55,6 +58,7 @@ private:
         forward(record<K2, change<V2>>{key, std::move(c), r.timestamp, r.headers});
     }
     F f_;
+    bool versioned_;
 };
 
 }  // namespace kstreams::dsl_detail

@@ -3,7 +3,8 @@
 // table's row through a value getter and forwards the joined change, timestamped with the larger
 // of the two rows' timestamps (an absent row counts as -1). Both sides meet in KTABLE-MERGE, which
 // keeps the result in a store when materialized. Old joined values are computed only when a
-// downstream operator asks for them. Records with a null key are dropped (and counted).
+// downstream operator asks for them. Records with a null key are dropped (and counted), and so
+// are out-of-order updates of a side whose table is versioned (Kafka's versioned semantics).
 #pragma once
 
 #include <algorithm>
@@ -42,8 +43,9 @@ template <class K, class VThis, class VOther, class VOut, class Fn, bool ThisIsL
 class table_join_node final : public kstreams::detail::node {
 public:
     table_join_node(std::string name, value_getter_supplier<K, VOther> other, Fn fn, table_join_mode mode,
-                    std::shared_ptr<const table_info> result)
-        : node(std::move(name)), other_(std::move(other)), fn_(std::move(fn)), mode_(mode), result_(std::move(result)) {}
+                    std::shared_ptr<const table_info> result, bool versioned_semantics = false)
+        : node(std::move(name)), other_(std::move(other)), fn_(std::move(fn)), mode_(mode), result_(std::move(result)),
+          versioned_(versioned_semantics) {}
 
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
@@ -55,6 +57,10 @@ public:
         const auto& r = *static_cast<const record<K, change<VThis>>*>(p);
         if (has_null_key(r)) {
             ctx_->record_dropped(metric::dropped_null_key, *this);
+            return;
+        }
+        if (versioned_ && !r.value.is_latest) {
+            ctx_->record_dropped("dropped-records.out-of-order", *this);
             return;
         }
         const std::optional<value_and_timestamp<VOther>> other = getter_->get(r.key);
@@ -73,7 +79,7 @@ public:
             if ((!mine && !own_optional) || (!o && !other_optional) || (!mine && !o)) return std::nullopt;
             return apply(r.key, mine, o);
         };
-        change<VOut> c{join(nv), send_old_ ? join(ov) : std::nullopt};
+        change<VOut> c{join(nv), send_old_ ? join(ov) : std::nullopt, r.value.is_latest};
         forward(record<K, change<VOut>>{r.key, std::move(c), ts, r.headers});
     }
 
@@ -87,6 +93,7 @@ private:
     Fn fn_;
     table_join_mode mode_;
     std::shared_ptr<const table_info> result_;
+    bool versioned_;
     bool send_old_ = false;
     std::unique_ptr<value_getter<K, VOther>> getter_;
 };
@@ -110,7 +117,7 @@ public:
         } else if (send_old_) {
             forward(r);
         } else {
-            forward(record<K, change<V>>{r.key, {r.value.new_value, std::nullopt}, r.timestamp, r.headers});
+            forward(record<K, change<V>>{r.key, {r.value.new_value, std::nullopt, r.value.is_latest}, r.timestamp, r.headers});
         }
     }
 

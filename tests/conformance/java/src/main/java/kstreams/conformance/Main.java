@@ -343,6 +343,7 @@ public final class Main {
         GlobalJoinScenarios.register();
         FkJoinScenarios.register();
         OptimizationScenarios.register();
+        VersionedScenarios.register();
         WindowScenarios.register(SCENARIOS);
         WindowKindScenarios.register(SCENARIOS);
         SuppressScenarios.register(SCENARIOS);

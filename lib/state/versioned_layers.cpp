@@ -1,0 +1,112 @@
+// The layers of a versioned store: metered(logging(store)), as Kafka's
+// MeteredVersionedKeyValueStore over ChangeLoggingVersionedKeyValueBytesStore. Every put and
+// delete goes to the changelog as a record timestamped with the put's timestamp (a delete as a
+// tombstone), whatever the store made of it, as Kafka's does.
+#include <kstreams/state/versioned_key_value_store.hpp>
+
+#include <limits>
+
+#include "lib/state/store_counters.hpp"
+
+namespace kstreams::state {
+namespace {
+
+class versioned_layer : public bytes_versioned_key_value_store {
+public:
+    explicit versioned_layer(std::unique_ptr<bytes_versioned_key_value_store> inner) : inner_(std::move(inner)) {}
+    const std::string& name() const override { return inner_->name(); }
+    void init(store_context& ctx) override { inner_->init(ctx); }
+    void flush() override { inner_->flush(); }
+    void close() override { inner_->close(); }
+    bool persistent() const override { return inner_->persistent(); }
+    bool is_open() const override { return inner_->is_open(); }
+    std::int64_t history_retention() const override { return inner_->history_retention(); }
+
+protected:
+    std::unique_ptr<bytes_versioned_key_value_store> inner_;
+};
+
+class logging_versioned_store final : public versioned_layer {
+public:
+    using versioned_layer::versioned_layer;
+    void init(store_context& ctx) override {
+        ctx_ = &ctx;
+        inner_->init(ctx);
+    }
+    std::int64_t put(std::string_view key, std::optional<std::string_view> value, std::int64_t timestamp) override {
+        const std::int64_t r = inner_->put(key, value, timestamp);
+        ctx_->log_change(name(), key, value, timestamp);
+        return r;
+    }
+    std::optional<versioned_record<std::string>> get(std::string_view key) override { return inner_->get(key); }
+    std::optional<versioned_record<std::string>> get(std::string_view key, std::int64_t as_of) override {
+        return inner_->get(key, as_of);
+    }
+    std::optional<versioned_record<std::string>> remove(std::string_view key, std::int64_t timestamp) override {
+        auto old = inner_->remove(key, timestamp);
+        ctx_->log_change(name(), key, std::nullopt, timestamp);
+        return old;
+    }
+
+private:
+    store_context* ctx_ = nullptr;
+};
+
+class metered_versioned_store final : public versioned_layer {
+public:
+    using versioned_layer::versioned_layer;
+    void init(store_context& ctx) override {
+        inner_->init(ctx);
+        counters_.bind(ctx, name());
+    }
+    void flush() override {
+        ++*counters_.flushes;
+        inner_->flush();
+    }
+    std::int64_t put(std::string_view key, std::optional<std::string_view> value, std::int64_t timestamp) override {
+        ++*counters_.puts;
+        return inner_->put(key, value, timestamp);
+    }
+    std::optional<versioned_record<std::string>> get(std::string_view key) override {
+        ++*counters_.gets;
+        return inner_->get(key);
+    }
+    std::optional<versioned_record<std::string>> get(std::string_view key, std::int64_t as_of) override {
+        ++*counters_.gets;
+        return inner_->get(key, as_of);
+    }
+    std::optional<versioned_record<std::string>> remove(std::string_view key, std::int64_t timestamp) override {
+        ++*counters_.deletes;
+        return inner_->remove(key, timestamp);
+    }
+
+private:
+    store_counters counters_;
+};
+
+}  // namespace
+}  // namespace kstreams::state
+
+namespace kstreams::detail {
+
+std::unique_ptr<bytes_versioned_key_value_store> wrap_versioned_layers(std::unique_ptr<bytes_versioned_key_value_store> inner,
+                                                                       const logging_config& logging) {
+    if (logging.enabled) inner = std::make_unique<state::logging_versioned_store>(std::move(inner));
+    return std::make_unique<state::metered_versioned_store>(std::move(inner));
+}
+
+std::map<std::string, std::string> versioned_changelog_config(std::int64_t history_retention,
+                                                              std::map<std::string, std::string> user) {
+    std::map<std::string, std::string> c{{"cleanup.policy", "compact"}};
+    for (auto& [k, v] : user) c[k] = std::move(v);
+    if (!c.contains("min.compaction.lag.ms")) {
+        constexpr std::int64_t day = 86'400'000;
+        const std::int64_t lag = history_retention > std::numeric_limits<std::int64_t>::max() - day
+                                     ? std::numeric_limits<std::int64_t>::max()
+                                     : history_retention + day;
+        c["min.compaction.lag.ms"] = std::to_string(lag);
+    }
+    return c;
+}
+
+}  // namespace kstreams::detail

@@ -1,0 +1,66 @@
+// A versioned key-value store kept in a plain byte store (in memory or RocksDB): each key's value
+// is its history, the versions in timestamp order. Kafka's RocksDBVersionedStore splits the
+// history into a latest-value store and time segments; what a reader or a writer can observe is
+// the same: a version whose validity ended before stream time minus the history retention is
+// never read again (here it is pruned when its key is next written, there when its segment
+// expires), and the latest version never expires.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <kstreams/state/bytes_store.hpp>
+#include <kstreams/state/versioned_key_value_store.hpp>
+
+namespace kstreams::state {
+
+/// One version of a key: valid from `timestamp`; nullopt value = a tombstone.
+struct version {
+    std::int64_t timestamp = 0;
+    std::optional<std::string> value;
+};
+
+/// A key's history as stored: per version `8-byte BE timestamp ‖ flag (1 = value, 0 = tombstone)
+/// [‖ 4-byte BE length ‖ value]`, oldest first.
+std::string encode_history(const std::vector<version>& h);
+std::vector<version> decode_history(std::string_view bytes);
+
+class versioned_history_store final : public bytes_versioned_key_value_store {
+public:
+    versioned_history_store(std::unique_ptr<bytes_key_value_store> inner, std::int64_t history_retention);
+
+    const std::string& name() const override { return inner_->name(); }
+    void init(store_context& ctx) override;
+    void flush() override { inner_->flush(); }
+    void close() override { inner_->close(); }
+    bool persistent() const override { return inner_->persistent(); }
+    bool is_open() const override { return inner_->is_open(); }
+
+    std::int64_t put(std::string_view key, std::optional<std::string_view> value, std::int64_t timestamp) override;
+    std::optional<versioned_record<std::string>> get(std::string_view key) override;
+    std::optional<versioned_record<std::string>> get(std::string_view key, std::int64_t as_of) override;
+    std::optional<versioned_record<std::string>> remove(std::string_view key, std::int64_t timestamp) override;
+    std::int64_t history_retention() const override { return retention_; }
+
+private:
+    /// Stream time minus the history retention (saturating).
+    std::int64_t cutoff() const;
+    bool expired(std::int64_t timestamp) const { return timestamp < cutoff(); }
+    std::int64_t apply(std::string_view key, std::optional<std::string_view> value, std::int64_t timestamp);
+    void restore(std::span<const restore_record> batch);
+    void count_expired();
+
+    std::unique_ptr<bytes_key_value_store> inner_;
+    std::int64_t retention_;
+    /// The largest timestamp put (or restored) since the store was opened; -1 = none, as Kafka's.
+    std::int64_t observed_stream_time_ = -1;
+    store_context* ctx_ = nullptr;
+    std::string buf_;
+    bool warned_ = false;
+};
+
+}  // namespace kstreams::state
