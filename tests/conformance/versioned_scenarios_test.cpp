@@ -92,6 +92,24 @@ void as_of_orders(harness& h) {
     h.pipe("orders", S("alice"), null, 72);
     h.pipe("orders", S("erin"), S("o16"), 73);
 }
+void grace_orders(harness& h) {
+    h.pipe("users", S("alice"), S("paris"), 10);
+    h.pipe("orders", S("alice"), S("o1"), 12, {"h=1"});
+    h.pipe("users", S("alice"), S("oslo"), 14);
+    h.pipe("orders", S("bob"), S("o2"), 15);
+    h.pipe("orders", S("alice"), S("o3"), 11);
+    h.pipe("orders", S("alice"), S("o4"), 25);
+    h.pipe("users", S("bob"), S("rome"), 13);
+    h.pipe("orders", S("bob"), S("o5"), 30);
+    h.pipe("orders", S("carol"), S("o6"), 3);
+    h.pipe("orders", S("bob"), S("o7"), 26);
+    h.pipe("orders", S("alice"), S("o8"), 26);
+    h.pipe("orders", S("alice"), S("o9"), 26);
+    h.pipe("users", S("alice"), S("rome"), 27);
+    h.pipe("orders", S("alice"), S("o10"), 40);
+    h.pipe("orders", S("alice"), null, 42);
+    h.pipe("orders", S("dave"), S("o11"), 100);
+}
 }  // namespace
 
 TEST_SUITE("conformance") {
@@ -143,6 +161,22 @@ TEST_CASE("versioned_stream_table_join") {
     harness h("versioned_stream_table_join", b.build());
     h.input("orders", s, s).input("users", s, s).output("out", s, s).output("out-left", s, s).output("out-view", s, s);
     as_of_orders(h);
+    h.finish();
+}
+
+TEST_CASE("versioned_join_grace") {
+    streams_builder b;
+    auto users = b.table<str, str>("users", versioned("users", 100ms));
+    auto orders = b.stream<str, str>("orders");
+    orders.join(users, [](const str& k, const str& o, const str& u) { return k + ":" + o + "@" + u; },
+                joined<>{}.with_grace_period(10ms))
+        .to("out");
+    orders.left_join(users, [](const str& o, const std::optional<str>& u) { return o + "@" + show(u); },
+                     joined<>::as("graceful").with_grace_period(5ms))
+        .to("out-left");
+    harness h("versioned_join_grace", b.build());
+    h.input("orders", s, s).input("users", s, s).output("out", s, s).output("out-left", s, s);
+    grace_orders(h);
     h.finish();
 }
 

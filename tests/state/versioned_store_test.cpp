@@ -3,6 +3,7 @@
 // puts dropped and counted, the changelog (every put, timestamped) and a restore from it.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -261,4 +262,66 @@ TEST_CASE("versioned table: the test driver's store, and a restore from the chan
         std::error_code ec;
         std::filesystem::remove_all(dir, ec);
     }
+}
+
+TEST_CASE("stream-table join grace: only with a versioned table itself, as Kafka's") {
+    streams_builder b;
+    auto plain = b.table<str, str>("plain");
+    auto versioned_users = b.table<str, str>("users", materialized<>::as(stores::in_memory_versioned_key_value_store("users", 50ms)));
+    auto orders = b.stream<str, str>("orders");
+    auto joiner = [](const str& o, const str& u) { return o + u; };
+    CHECK_THROWS_WITH_AS(orders.join(plain, joiner, joined<>{}.with_grace_period(5ms)),
+                         doctest::Contains("KTable must be versioned to use a grace period"), topology_error);
+    CHECK_THROWS_AS(orders.join(versioned_users.map_values([](const str& v) { return v; }), joiner,
+                                joined<>{}.with_grace_period(5ms)),
+                    topology_error);
+    CHECK_NOTHROW(orders.join(versioned_users, joiner, joined<>{}.with_grace_period(5ms)));
+    CHECK_NOTHROW(orders.join(plain, joiner));
+}
+
+TEST_CASE("stream-table join grace: the buffer survives a restart through its changelog") {
+    auto dir = test_support::fresh_temp_dir("versioned-grace");
+    auto make = [] {
+        streams_builder b;
+        auto users = b.table<str, str>("users", materialized<>::as(stores::in_memory_versioned_key_value_store("users", 100ms)));
+        b.stream<str, str>("orders")
+            .join(users, [](const str& o, const str& u) { return o + "@" + u; }, joined<>::as("j").with_grace_period(10ms))
+            .to("out");
+        return b.build();
+    };
+    std::map<std::string, std::vector<test::produced_record>> logged;
+    {
+        topology t = make();
+        test::driver_config cfg;
+        cfg.state_dir = dir / "first";
+        test::topology_test_driver driver(t, cfg);
+        auto users = driver.create_input_topic<str, str>("users");
+        auto orders = driver.create_input_topic<str, str>("orders");
+        auto out = driver.create_output_topic<str, str>("out");
+        users.pipe_input("alice", "paris", 10);
+        orders.pipe_input("alice", "o1", 12);
+        orders.pipe_input("alice", "o2", 15);
+        users.pipe_input("alice", "oslo", 14);
+        CHECK(out.is_empty());
+        const auto names = driver.state_store_names();
+        CHECK(std::find(names.begin(), names.end(), "j-Buffer") != names.end());
+        logged = driver.changelog_records();
+        CHECK(logged["test-app-j-Buffer-changelog"].size() == 2);
+    }
+    {
+        topology t = make();
+        test::driver_config cfg;
+        cfg.state_dir = dir / "second";  // a fresh directory: the buffer comes back from its changelog
+        cfg.changelogs = logged;
+        test::topology_test_driver driver(t, cfg);
+        auto orders = driver.create_input_topic<str, str>("orders");
+        auto out = driver.create_output_topic<str, str>("out");
+        orders.pipe_input("alice", "o3", 30);
+        auto got = out.read_key_values_to_list();
+        REQUIRE(got.size() == 2);
+        CHECK(got[0].value == "o1@paris");
+        CHECK(got[1].value == "o2@oslo");
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
 }

@@ -42,13 +42,30 @@ auto kstream<K, V>::do_table_join(const ktable<K, VT>& table, F joiner, const jo
     }
     const std::string name = b.name_or_generate(
         j.name, left ? dsl_detail::stream_table_left_join_name : dsl_detail::stream_table_join_name);
+    std::optional<dsl_detail::join_grace<K, V>> grace;
+    if (j.grace) {
+        // Kafka checks the table itself: a view of a versioned table does not do.
+        const dsl_detail::table_info* t = b.at(table.node_).table.get();
+        if (!t || !t->materialized || !t->versioned_store)
+            throw topology_error("join " + name + ": KTable must be versioned to use a grace period in a stream table join.");
+        if (j.grace->count() < 0) throw topology_error("join " + name + ": the grace period cannot be negative");
+        grace = dsl_detail::join_grace<K, V>{j.grace->count(), name + "-Buffer", ks,
+                                             dsl_detail::pick_serde<V>(j.value_serde, value_serde_)};
+    }
     dsl_detail::value_getter_supplier<K, VT> getter = dsl_detail::value_getter_of<K, VT>(b, table.node_);
     std::vector<std::string> stores = getter.store_names;
     using fn_t = dsl_detail::join_fn<K, V, VT, F, Kind>;
     using node_t = dsl_detail::stream_table_join_node<K, V, K, VT, VOut, dsl_detail::same_key, fn_t>;
     dsl_detail::graph_node g = dsl_detail::processor_node_of<K, V, K, VOut, node_t>(
-        name, {stream_node}, std::move(getter), dsl_detail::same_key{}, fn_t{std::move(joiner)}, left);
+        name, {stream_node}, std::move(getter), dsl_detail::same_key{}, fn_t{std::move(joiner)}, left, grace);
     g.connected_stores = std::move(stores);
+    if (grace) {
+        // Kafka's RocksDBTimeOrderedKeyValueBuffer: persistent, logged, never cached.
+        auto buffer = std::make_shared<key_value_store_builder<std::string, std::string>>(
+            stores::key_value_store_builder<std::string, std::string>(stores::persistent_key_value_store(grace->store)));
+        buffer->with_caching_disabled().with_logging_enabled();
+        g.stores.push_back(std::move(buffer));
+    }
     g.null_key_relaxed_join = left;  // Kafka's NULL_KEY_RELAXED_JOIN label
     const std::size_t i = b.add(std::move(g));
     b.add_copartition_group({stream_node, table.node_});

@@ -12,6 +12,7 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Joined;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
@@ -107,6 +108,26 @@ final class VersionedScenarios {
         h.pipe("orders", "erin", "o16", 73);
     }
 
+    /** Orders joined with a grace period: buffered, joined late in time order. */
+    static void graceOrders(Harness h) {
+        h.pipe("users", "alice", "paris", 10);
+        h.pipe("orders", "alice", "o1", 12, "h=1");
+        h.pipe("users", "alice", "oslo", 14);
+        h.pipe("orders", "bob", "o2", 15);
+        h.pipe("orders", "alice", "o3", 11);
+        h.pipe("orders", "alice", "o4", 25);
+        h.pipe("users", "bob", "rome", 13);
+        h.pipe("orders", "bob", "o5", 30);
+        h.pipe("orders", "carol", "o6", 3);
+        h.pipe("orders", "bob", "o7", 26);
+        h.pipe("orders", "alice", "o8", 26);
+        h.pipe("orders", "alice", "o9", 26);
+        h.pipe("users", "alice", "rome", 27);
+        h.pipe("orders", "alice", "o10", 40);
+        h.pipe("orders", "alice", null, 42);
+        h.pipe("orders", "dave", "o11", 100);
+    }
+
     static void register() {
         // A table in a versioned store: out-of-order updates go on (not latest), expired ones
         // stop at the store; a filter and a map_values of it; the changelog holds every put.
@@ -157,6 +178,26 @@ final class VersionedScenarios {
             Harness h = new Harness(b.build(), out).input("orders", S, S).input("users", S, S)
                 .output("out", S, S).output("out-left", S, S).output("out-view", S, S);
             asOfOrders(h);
+            h.finish();
+        });
+
+        // A grace period (KIP-923): stream records wait in the join's buffer and join in
+        // timestamp order once the largest buffered timestamp minus the grace passes them, as of
+        // their own timestamps (table updates that arrived meanwhile included); records already
+        // older than that join at once; headers travel through the buffer.
+        SCENARIOS.put("versioned_join_grace", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, String> users = b.table("users", SS, versioned("users", 100));
+            KStream<String, String> orders = b.stream("orders", SS);
+            orders.join(users, (k, o, u) -> k + ":" + o + "@" + u,
+                    Joined.with(Serdes.String(), Serdes.String(), Serdes.String()).withGracePeriod(Duration.ofMillis(10)))
+                .to("out", PSS);
+            orders.leftJoin(users, (o, u) -> o + "@" + show(u),
+                    Joined.<String, String, String>as("graceful").withGracePeriod(Duration.ofMillis(5)))
+                .to("out-left", PSS);
+            Harness h = new Harness(b.build(), out).input("orders", S, S).input("users", S, S)
+                .output("out", S, S).output("out-left", S, S);
+            graceOrders(h);
             h.finish();
         });
     }
