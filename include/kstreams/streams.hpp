@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <kstreams/error_handlers.hpp>
 #include <kstreams/metric_samples.hpp>
 #include <kstreams/metrics.hpp>
 #include <kstreams/state/rocksdb_config.hpp>
@@ -79,8 +80,15 @@ struct streams_config {
     /// Static membership (`group.instance.id`); empty = dynamic. With several stream threads each
     /// thread's consumer uses `<id>-<thread index>`.
     std::string group_instance_id;
+    /// deserialization.exception.handler: LogAndContinueExceptionHandler when true, else
+    /// LogAndFailExceptionHandler (errors.deserialization, when set, replaces both).
     bool log_and_continue_on_deserialization_error = false;
+    /// production.exception.handler: the built-in fails or logs and continues (errors.production,
+    /// when set, replaces both).
     production_error_policy on_production_error = production_error_policy::fail;
+    /// The error handlers (processing.exception.handler, handlers of your own as functions) and the
+    /// dead-letter queue (errors.deadletterqueue.topic.name); see error_handlers.hpp.
+    error_handling_config errors;
     /// Bound on start-up calls to the cluster (metadata, topic creation) and on restoration stalls.
     std::chrono::milliseconds startup_timeout{30000};
     /// How long a stream thread keeps going while the cluster does not answer ("task.timeout.ms",

@@ -108,6 +108,24 @@ void kafka_collector::delivered(const rd_kafka_message_t* msg) {
         const std::string what = std::string("could not write a record to ") +
                                  describe_partition(rd_kafka_topic_name(msg->rkt), msg->partition) + ": " +
                                  rd_kafka_err2str(msg->err);
+        if (handler_) {
+            rd_kafka_timestamp_type_t type;
+            const failed_record record{
+                rd_kafka_topic_name(msg->rkt), msg->partition,
+                msg->key ? std::optional<std::string_view>(std::string_view(static_cast<const char*>(msg->key), msg->key_len))
+                         : std::nullopt,
+                msg->payload ? std::optional<std::string_view>(
+                                   std::string_view(static_cast<const char*>(msg->payload), msg->len))
+                             : std::nullopt,
+                rd_kafka_message_timestamp(msg, &type)};
+            if (handle_production_error(record, what, {})) {
+                ++dropped_;
+                KSTREAMS_LOG(warn, what + "; dropped (production.exception.handler: continue)");
+            } else if (failure_.empty()) {
+                failure_ = what;
+            }
+            return;
+        }
         if (policy_ == production_error_policy::fail) {
             if (failure_.empty()) failure_ = what;
         } else {
@@ -127,12 +145,63 @@ void kafka_collector::delivered(const rd_kafka_message_t* msg) {
     }
 }
 
+bool kafka_collector::handle_production_error(const failed_record& record, const std::string& what,
+                                              std::string_view sink) {
+    error_handler_context ctx;
+    ctx.processor_node_id = sink;
+    ctx.timestamp = record.timestamp;
+    ctx.source_raw_key = record.key;
+    ctx.source_raw_value = record.value;
+    handler_response response;
+    try {
+        response = handler_(ctx, record, std::make_exception_ptr(streams_error(what)));
+    } catch (const std::exception& e) {
+        KSTREAMS_LOG(error, what + "; fatal user code error in the production exception handler: " + e.what());
+        return false;
+    }
+    for (auto& r : response.dead_letter_queue_records)
+        if (r.topic == record.topic) KSTREAMS_LOG(error, what + "; not sent again to the dead-letter queue it failed to reach");
+        else dead_letters_.push_back(std::move(r));
+    // librdkafka already retried the send (message.send.max.retries): retry is not offered again.
+    return response.result == handler_result::resume;
+}
+
+void kafka_collector::send_dead_letters() {
+    std::vector<dead_letter_record> letters;
+    {
+        std::lock_guard lock(mutex_);
+        letters.swap(dead_letters_);
+    }
+    for (auto& r : letters) {
+        rd_kafka_t* rk = route(r.topic);
+        rd_kafka_headers_t* rh = rd_kafka_headers_new(r.headers.size());
+        for (const auto& h : r.headers)
+            rd_kafka_header_add(rh, h.key.data(), static_cast<ssize_t>(h.key.size()), h.value ? h.value->data() : nullptr,
+                                h.value ? static_cast<ssize_t>(h.value->size()) : 0);
+        void* key_ptr = r.key ? r.key->data() : nullptr;
+        const std::size_t key_len = r.key ? r.key->size() : 0;
+        void* value_ptr = r.value ? r.value->data() : nullptr;
+        const std::size_t value_len = r.value ? r.value->size() : 0;
+        const char* topic = r.topic.c_str();
+        const std::int64_t ts = r.timestamp < 0 ? 0 : r.timestamp;
+        if (rd_kafka_resp_err_t err = rd_kafka_producev(
+                rk, RD_KAFKA_V_TOPIC(topic), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(key_ptr, key_len),
+                RD_KAFKA_V_VALUE(value_ptr, value_len), RD_KAFKA_V_TIMESTAMP(ts), RD_KAFKA_V_HEADERS(rh), RD_KAFKA_V_END)) {
+            rd_kafka_headers_destroy(rh);
+            KSTREAMS_LOG(error, "could not send a dead-letter record to " + r.topic + ": " + rd_kafka_err2str(err));
+            continue;
+        }
+        ++metrics_.counter("dead-letter-queue-records");
+    }
+}
+
 void kafka_collector::serve(rd_kafka_t* rk, int wait_ms) {
     std::lock_guard lock(mutex_);
     rd_kafka_poll(rk, wait_ms);
 }
 
 void kafka_collector::check_failed() {
+    send_dead_letters();
     std::string f, doomed;
     {
         std::lock_guard lock(mutex_);
@@ -388,6 +457,17 @@ void kafka_task_collector::send(std::string_view topic, std::optional<std::int32
         if (shared_.transactional() && (err == RD_KAFKA_RESP_ERR__STATE || err == RD_KAFKA_RESP_ERR__FATAL ||
                                         err == RD_KAFKA_RESP_ERR__FENCED))
             throw detail::task_migrated_error(msg);
+        if (shared_.production_handler()) {
+            bool resume;
+            {
+                std::lock_guard lock(shared_.mutex_);
+                resume = shared_.handle_production_error({topic, partition, key, value, timestamp}, msg, sink_node);
+            }
+            if (!resume) throw streams_error(msg + "; the production exception handler is set to fail");
+            ++metrics_.counter(metric::dropped_production_error);
+            KSTREAMS_LOG(warn, msg + "; dropped (production.exception.handler: continue)");
+            return;
+        }
         if (shared_.policy() == production_error_policy::fail) throw streams_error(msg);
         ++metrics_.counter(metric::dropped_production_error);
         KSTREAMS_LOG(warn, msg + "; dropped (log-and-continue)");

@@ -12,8 +12,10 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <kstreams/detail/task_context.hpp>
+#include <kstreams/error_handlers.hpp>
 #include <kstreams/metrics.hpp>
 #include <kstreams/streams.hpp>
 
@@ -49,6 +51,11 @@ public:
     /// The producer for sink topics on another cluster, or nullptr.
     rd_kafka_t* sink_handle() const { return sink_producer_.get(); }
     production_error_policy policy() const { return policy_; }
+    /// production.exception.handler (error_handlers.hpp), which then decides instead of the policy.
+    /// A delivery report knows no source record: the handler's context has the failed record's
+    /// bytes as its raw key and value, and no topic, partition or offset.
+    void set_production_handler(production_exception_handler handler) { handler_ = std::move(handler); }
+    const production_exception_handler& production_handler() const { return handler_; }
     /// How long a full queue may block a send (task.timeout.ms).
     std::chrono::milliseconds task_timeout() const { return task_timeout_; }
     void set_task_timeout(std::chrono::milliseconds t) { task_timeout_ = t; }
@@ -77,6 +84,10 @@ private:
     /// Serves `rk`'s delivery reports for up to `wait` (a full queue).
     void serve(rd_kafka_t* rk, int wait_ms);
     void check_failed();
+    /// Asks the production handler about a failed record; true to go on. Dead-letter records are
+    /// queued for the next poll (a delivery report cannot send).
+    bool handle_production_error(const failed_record& record, const std::string& what, std::string_view sink);
+    void send_dead_letters();
     /// The producer that writes `topic`.
     rd_kafka_t* route(std::string_view topic) const;
     std::int32_t partition_count(std::string_view topic, rd_kafka_topic_t* rkt, rd_kafka_t* rk);
@@ -107,6 +118,8 @@ private:
     bool transactional_ = false;
     std::mutex transaction_mutex_;  ///< begin, commit and abort
     std::atomic<bool> in_transaction_{false};
+    production_exception_handler handler_;
+    std::vector<dead_letter_record> dead_letters_;  ///< from the handler, sent at the next poll
 };
 
 /// A task's front to its thread's producers: sends from the thread that runs the task, counting

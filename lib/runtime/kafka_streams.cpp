@@ -365,7 +365,8 @@ struct kafka_streams::impl {
             kafka::topic_admin admin(merged(common, cfg.admin), cfg.startup_timeout, cluster);
             ctx.plan = detail::plan_topics(topo.model(), groups, admin,
                                            {cfg.application_id, cfg.replication_factor, own_cluster != nullptr,
-                                            cfg.embedded_partitions, cfg.sink_bootstrap_servers.empty() && cluster == nullptr});
+                                            cfg.embedded_partitions, cfg.sink_bootstrap_servers.empty() && cluster == nullptr,
+                                            cfg.errors.dead_letter_queue_topic});
         } catch (...) {
             auto e = std::current_exception();
             fail(e);

@@ -8,6 +8,7 @@
 
 #include "lib/core/log.hpp"
 #include "lib/runtime/checkpoint.hpp"
+#include "lib/runtime/error_handling.hpp"
 #include "lib/state/corrupted_store.hpp"
 #include "lib/state/record_cache.hpp"
 
@@ -161,18 +162,23 @@ bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
     const auto guard = global_guard();
     if (!source_counts_.empty())
         if (auto it = source_counts_.find(&src); it != source_counts_.end()) ++*it->second;
+    raw_ = &raw;
+    struct clear {
+        stream_task& t;
+        ~clear() {
+            t.has_metadata_ = false;
+            t.raw_ = nullptr;
+        }
+    } cleared{*this};
     try {
         src.process_raw(raw, timestamp);
     } catch (const streams_error&) {
-        has_metadata_ = false;
         throw;
     } catch (const std::exception& e) {
-        has_metadata_ = false;
-        throw streams_error("task " + id_.to_string() + ": exception while processing the record at topic " +
-                            std::string(raw.topic) + ", partition " + std::to_string(raw.partition) + ", offset " +
-                            std::to_string(raw.offset) + " (source " + src.name() + "): " + e.what());
+        processing_error(src, "task " + id_.to_string() + ": exception while processing the record at topic " +
+                                  std::string(raw.topic) + ", partition " + std::to_string(raw.partition) + ", offset " +
+                                  std::to_string(raw.offset) + " (source " + src.name() + "): " + e.what());
     }
-    has_metadata_ = false;
     return !skipped_;
 }
 
@@ -195,8 +201,8 @@ bool stream_task::maybe_punctuate_stream_time() {
         } catch (const streams_error&) {
             throw;
         } catch (const std::exception& e) {
-            throw streams_error("task " + id_.to_string() + ": exception in a stream-time punctuation of processor " +
-                                owner.name() + ": " + e.what());
+            processing_error(owner, "task " + id_.to_string() + ": exception in a stream-time punctuation of processor " +
+                                        owner.name() + ": " + e.what());
         }
         record_punctuation(started);
     });
@@ -215,8 +221,8 @@ bool stream_task::maybe_punctuate_wall_clock() {
         } catch (const streams_error&) {
             throw;
         } catch (const std::exception& e) {
-            throw streams_error("task " + id_.to_string() + ": exception in a wall-clock punctuation of processor " +
-                                owner.name() + ": " + e.what());
+            processing_error(owner, "task " + id_.to_string() + ": exception in a wall-clock punctuation of processor " +
+                                        owner.name() + ": " + e.what());
         }
         record_punctuation(started);
     });
@@ -272,10 +278,30 @@ void stream_task::deserialization_failed(const raw_record& raw, bool in_key, std
                             (in_key ? std::string("key") : std::string("value")) + " of the record at topic " +
                             std::string(raw.topic) + ", partition " + std::to_string(raw.partition) + ", offset " +
                             std::to_string(raw.offset) + " (source " + where.name() + "): " + std::string(what);
-    if (env_.on_deserialization_error == deserialization_policy::fail) throw streams_error(msg);
+    if (env_.errors) {
+        // deserialization.exception.handler (KIP-1034's response), in the source's catch block.
+        const std::exception_ptr error = std::current_exception();
+        const error_handler_context ctx = context_of(&raw, where.name(), id_, raw.timestamp);
+        answer([&] { return env_.errors->deserialization(ctx, error); }, msg,
+               "deserialization exception handler (deserialization.exception.handler)", collector(), metrics(),
+               where.name());
+    } else if (env_.on_deserialization_error == deserialization_policy::fail) {
+        throw streams_error(msg);
+    }
     skipped_ = true;
     ++metrics().counter(metric::skipped_deserialization);
     KSTREAMS_LOG(warn, msg + "; skipped (log-and-continue)");
+}
+
+void stream_task::processing_error(const node& where, const std::string& what) {
+    if (!env_.errors) throw streams_error(what);
+    const std::exception_ptr error = std::current_exception();
+    const error_handler_context ctx = context_of(raw_, where.name(), id_, current_record_.timestamp);
+    answer([&] { return env_.errors->processing(ctx, error); }, what,
+           "processing exception handler (processing.exception.handler)", collector(), metrics(), where.name());
+    ++metrics().counter(metric::dropped_records);
+    ++metrics().counter(dropped_processing_error_metric);
+    KSTREAMS_LOG(warn, what + "; dropped (processing.exception.handler: continue)");
 }
 
 std::string stream_task::where() const {

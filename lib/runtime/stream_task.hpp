@@ -34,6 +34,7 @@
 namespace kstreams::detail {
 
 enum class deserialization_policy { fail, log_and_continue };
+struct error_handlers;
 
 /// What a runner provides to the tasks it creates.
 struct task_environment {
@@ -70,6 +71,9 @@ struct task_environment {
     /// metrics.recording.level DEBUG: every node counts the records it processes
     /// (`node-process-total.<node>` in the task's metrics; Kafka's processor-node process-total).
     bool node_metrics = false;
+    /// The error handlers (error_handling.hpp); null: `on_deserialization_error` decides and
+    /// processing errors fail the task.
+    const error_handlers* errors = nullptr;
 };
 
 /// A store's changelog and how to replay it.
@@ -198,6 +202,10 @@ public:
 private:
     void record_punctuation(std::chrono::steady_clock::time_point started);
     std::string where() const;
+    /// processing.exception.handler, called in the catch block of an exception that escaped a
+    /// processor: returns to go on without the record, throws streams_error to fail. `node` is the
+    /// punctuating processor, or the record's source (the processor that threw is not tracked).
+    void processing_error(const node& node, const std::string& what);
     /// Holds the global stores' lock while processors that read them run (see global_lock).
     std::unique_lock<std::recursive_mutex> global_guard() const {
         return reads_global_ ? std::unique_lock(*env_.global_lock) : std::unique_lock<std::recursive_mutex>();
@@ -244,6 +252,7 @@ private:
     record_metadata metadata_;
     bool has_metadata_ = false;
     bool reads_global_ = false;  ///< a processor asked for a global store written by another thread
+    const raw_record* raw_ = nullptr;  ///< the source record being processed (for the error handlers)
     bool commit_requested_ = false;
     bool initialized_ = false;
     bool skipped_ = false;  ///< the record being processed was skipped (log-and-continue)

@@ -25,6 +25,7 @@
 #include "lib/kafka/kafka_collector.hpp"
 #include "lib/kafka/kafka_ports.hpp"
 #include "lib/observe/latency.hpp"
+#include "lib/runtime/error_handling.hpp"
 #include "lib/runtime/host_directory.hpp"
 #include "lib/runtime/task_manager.hpp"
 #include "lib/state/record_cache.hpp"
@@ -72,6 +73,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     /// The thread's record cache (Kafka's ThreadCache), shared by the caching stores of its tasks;
     /// declared before the tasks so that it outlives their stores.
     std::unique_ptr<kstreams::state::record_cache> cache;
+    error_handlers handlers;  ///< the app's, built-ins resolved (env.errors points here)
     task_environment env;
     std::unique_ptr<kafka::kafka_collector> collector;
     kafka::rk_ptr consumer;
@@ -191,6 +193,9 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         env.stores.rocksdb = ctx.rocksdb;
         env.global_store = ctx.global_store;
         env.global_lock = ctx.global_lock;
+        handlers = error_handlers::resolve(cfg.errors, cfg.log_and_continue_on_deserialization_error,
+                                           cfg.on_production_error == production_error_policy::log_and_continue);
+        env.errors = &handlers;
         // Async processors run on their task's strand (task_manager_config::make_task_executor);
         // each completion wakes the loop up.
         env.executor = strand;
@@ -265,6 +270,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
                 if (auto s = w.lock()) s->wake_up();
             });
         collector->set_task_timeout(cfg.task_timeout);
+        collector->set_production_handler(handlers.production);
         producer_port = std::make_unique<kafka::kafka_producer_port>(
             *collector, metrics, cfg.task_timeout, [this] { return self.stop_deadline_.load(); }, consumer.get());
         task_manager_config tm;

@@ -1,6 +1,7 @@
 #include <kstreams/streams.hpp>
 
 #include <charconv>
+#include <string_view>
 #include <stdexcept>
 
 namespace kstreams {
@@ -13,6 +14,17 @@ T parse_number(const std::string& key, const std::string& value) {
     if (ec != std::errc{} || ptr != value.data() + value.size())
         throw std::invalid_argument("streams config: " + key + "=" + value + " is not a valid number");
     return out;
+}
+/// A built-in handler's class name (simple or qualified): true for `resume`, false for `fail`.
+bool builtin_handler(const std::string& key, const std::string& value, std::string_view resume, std::string_view fail) {
+    auto is = [&](std::string_view name) {
+        return value == name ||
+               (value.size() > name.size() && value.ends_with(name) && value[value.size() - name.size() - 1] == '.');
+    };
+    if (is(resume)) return true;
+    if (is(fail)) return false;
+    throw std::invalid_argument("streams config: " + key + "=" + value + " is not one of " + std::string(resume) +
+                                ", " + std::string(fail) + "; set a handler of your own in code (streams_config::errors)");
 }
 }  // namespace
 
@@ -50,11 +62,16 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
             else throw std::invalid_argument("streams config: metrics.recording.level=" + value +
                                              " is not one of INFO, DEBUG, TRACE");
         } else if (key == "status.listener") c.status_listener = value;
-        else if (key == "default.deserialization.exception.handler")
-            c.log_and_continue_on_deserialization_error = value.find("LogAndContinue") != std::string::npos;
-        else if (key == "default.production.exception.handler")
+        else if (key == "deserialization.exception.handler" || key == "default.deserialization.exception.handler")
+            c.log_and_continue_on_deserialization_error = builtin_handler(key, value, "LogAndContinueExceptionHandler",
+                                                                          "LogAndFailExceptionHandler");
+        else if (key == "processing.exception.handler")
+            c.errors.log_and_continue_on_processing_error = builtin_handler(
+                key, value, "LogAndContinueProcessingExceptionHandler", "LogAndFailProcessingExceptionHandler");
+        else if (key == "production.exception.handler" || key == "default.production.exception.handler")
             c.on_production_error = value.find("Continue") != std::string::npos ? production_error_policy::log_and_continue
                                                                                    : production_error_policy::fail;
+        else if (key == "errors.deadletterqueue.topic.name") c.errors.dead_letter_queue_topic = value;
         else if (key == "topology.optimization" || key == "default.key.serde" || key == "default.value.serde") {
             // Not the clients' business: streams_builder::build(properties) applies the first;
             // kstreams picks serdes by type.

@@ -32,6 +32,7 @@ topic_plan plan_topics(const topology_model& model, const topology_groups& group
         if (n.kind == node_kind::sink && !n.topic.empty())
             external.push_back({n.topic, options.embedded_partitions, 1, {}});
     }
+    if (!options.dead_letter_topic.empty()) external.push_back({options.dead_letter_topic, options.embedded_partitions, 1, {}});
     if (options.create_external) admin.create_topics(external);
     for (std::size_t i = 0; i < groups.subtopologies.size(); ++i)
         for (const auto& t : groups.subtopologies[i].source_topics)
@@ -46,6 +47,11 @@ topic_plan plan_topics(const topology_model& model, const topology_groups& group
             if (n.kind == node_kind::sink && !n.internal_topic && !n.topic.empty() && !admin.partition_count(n.topic))
                 throw streams_error("sink topic " + n.topic + " of processor " + n.name +
                                     " is missing on the cluster; create it before starting the app");
+
+    if (options.check_sinks && !options.dead_letter_topic.empty() && !admin.partition_count(options.dead_letter_topic))
+        throw streams_error("dead-letter queue topic " + options.dead_letter_topic +
+                            " (errors.deadletterqueue.topic.name) is missing on the cluster; create it before starting "
+                            "the app");
 
     topic_plan plan;
     const auto& counts = admin.partition_counts();

@@ -38,6 +38,8 @@ struct plan_options {
     /// Sink topics are written to the cluster checked here (no sink_bootstrap_servers): a missing
     /// one is an error at start, not a send that times out later.
     bool check_sinks = true;
+    /// errors.deadletterqueue.topic.name: checked (or created) as a sink topic.
+    std::string dead_letter_topic;
 };
 
 /// Checks the source topics (they exist, co-partition groups agree), creates the internal topics

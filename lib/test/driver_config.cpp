@@ -33,6 +33,7 @@ driver_config driver_config::from_properties(const std::map<std::string, std::st
     c.rocksdb.block_cache_bytes = s.rocksdb.block_cache_bytes;
     c.rocksdb.write_buffer_manager_bytes = s.rocksdb.write_buffer_manager_bytes;
     c.log_and_continue_on_deserialization_error = s.log_and_continue_on_deserialization_error;
+    c.errors = s.errors;
     c.max_async_in_flight_per_task = s.max_async_in_flight_per_task;
     return c;
 }

@@ -11,6 +11,7 @@
 
 #include "lib/core/topology_groups.hpp"
 #include "lib/core/log.hpp"
+#include "lib/runtime/error_handling.hpp"
 #include "lib/runtime/global_task.hpp"
 #include "lib/runtime/task_manager.hpp"
 #include "lib/test/memory_ports.hpp"
@@ -75,6 +76,7 @@ struct topology_test_driver::impl {
     detail::subtopology_group all_subtopologies;
     kstreams::metrics metrics;
     state::record_cache cache;
+    detail::error_handlers handlers;  ///< env.errors points here
     detail::task_environment env;
     std::map<std::string, std::deque<produced_record>, std::less<>> outputs;
     /// Topics records were sent to (outputs also holds topics only read from, as Kafka's
@@ -114,6 +116,8 @@ struct topology_test_driver::impl {
         env.on_deserialization_error = config.log_and_continue_on_deserialization_error
                                            ? detail::deserialization_policy::log_and_continue
                                            : detail::deserialization_policy::fail;
+        handlers = detail::error_handlers::resolve(config.errors, config.log_and_continue_on_deserialization_error, false);
+        env.errors = &handlers;
         std::filesystem::path root = config.state_dir;
         if (root.empty()) root = temp_dir = make_temp_state_dir();
         env.state_dir = root / config.application_id;
@@ -257,9 +261,16 @@ void topology_test_driver::pipe_raw(const std::string& topic, std::optional<std:
     if (!impl_->reads(topic))
         throw std::invalid_argument("unknown input topic " + topic + ": no source of the topology reads it");
     produced_record r{topic, std::move(key), std::move(value), timestamp, hdrs};
-    if (impl_->reads_global(topic)) impl_->update_global(r);
-    else impl_->enqueue(r);
-    impl_->process_all();
+    try {
+        if (impl_->reads_global(topic)) impl_->update_global(r);
+        else impl_->enqueue(r);
+        impl_->process_all();
+    } catch (...) {
+        // What was sent before the failure (a dead-letter record written before a handler's fail)
+        // is readable, as the producer has it.
+        impl_->capture_outputs();
+        throw;
+    }
 }
 
 std::deque<produced_record>& topology_test_driver::produced(const std::string& topic) {

@@ -17,6 +17,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include <kstreams/error_handlers.hpp>
 #include <kstreams/metrics.hpp>
 #include <kstreams/record.hpp>
 #include <kstreams/serde.hpp>
@@ -46,6 +47,9 @@ struct driver_config {
     std::int64_t initial_wall_clock_ms = 0;
     /// false: a record that cannot be deserialized stops the driver with an error naming it.
     bool log_and_continue_on_deserialization_error = false;
+    /// Deserialization, processing and production exception handlers and the dead-letter queue, as
+    /// streams_config::errors; dead-letter records are read like any output topic.
+    error_handling_config errors;
     /// As Kafka's TopologyTestDriver: caches and stores are flushed after every input record.
     /// Turn off to see the record cache coalesce updates until commit() is called, or until a
     /// processor requests a commit (processor_context::commit()) while processing a record.
