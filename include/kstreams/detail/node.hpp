@@ -51,7 +51,13 @@ public:
             return;
         }
         const context_scope scope(*ctx_, {r.timestamp, &r.headers});
-        for (node* c : children_) c->process_erased(&r);
+        for (node* c : children_) {
+            try {
+                c->process_erased(&r);
+            } catch (...) {
+                ctx_->processing_failed(*c);  // KIP-1033: rethrows, or drops the record at `c`
+            }
+        }
     }
 
 protected:

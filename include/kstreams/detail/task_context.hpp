@@ -64,6 +64,15 @@ public:
     virtual void deserialization_failed(const raw_record& raw, bool in_key, std::string_view what,
                                         const node& where) = 0;
 
+    /// A node threw while processing a record forwarded to it (`where`); called inside the catch
+    /// block, so std::current_exception() is the error. Per the processing exception handler
+    /// (KIP-1033) it returns (the record is dropped at that node; the forwarding node's other
+    /// children still get it) or throws. The default rethrows.
+    virtual void processing_failed(const node& where) {
+        (void)where;
+        throw;
+    }
+
     /// What async processors (kstreams/async.hpp) run on; nullptr where they cannot run.
     virtual async_host* async() { return nullptr; }
 
