@@ -293,6 +293,20 @@ void stream_task::deserialization_failed(const raw_record& raw, bool in_key, std
     KSTREAMS_LOG(warn, msg + "; skipped (log-and-continue)");
 }
 
+void stream_task::processing_failed(const node& where) {
+    // Without handlers the exception travels up to the task, which names the source record. A
+    // streams_error is the framework's (or a handler's "fail"): never handed to a handler again.
+    if (!env_.errors) throw;
+    try {
+        throw;
+    } catch (const streams_error&) {
+        throw;
+    } catch (const std::exception& e) {
+        processing_error(where, "task " + id_.to_string() + ": exception in processor " + where.name() +
+                                    " while processing a record" + this->where() + ": " + e.what());
+    }
+}
+
 void stream_task::processing_error(const node& where, const std::string& what) {
     if (!env_.errors) throw streams_error(what);
     const std::exception_ptr error = std::current_exception();

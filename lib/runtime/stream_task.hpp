@@ -155,6 +155,8 @@ public:
     record_collector& collector() override { return *env_.collector; }
     kstreams::metrics& metrics() override { return *env_.metrics; }
     void record_dropped(std::string_view reason_metric, const node& where) override;
+    /// KIP-1033 at the failing node: the processing exception handler decides (see processing_error).
+    void processing_failed(const node& where) override;
     void deserialization_failed(const raw_record& raw, bool in_key, std::string_view what,
                                 const node& where) override;
 

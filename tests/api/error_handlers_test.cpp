@@ -106,13 +106,13 @@ TEST_CASE("log-and-fail with a dead-letter queue writes the dead-letter record, 
     CHECK(dlq.read_key_value() == key_value<str, str>{"k", "abc"});
 }
 
-TEST_CASE("processing errors: log-and-fail by default, naming the topic, partition, offset and source") {
+TEST_CASE("processing errors: log-and-fail by default, naming the processor, topic, partition and offset") {
     test::topology_test_driver d(throwing_topology());
     auto in = d.create_input_topic<str, str>("in");
     in.pipe_input("a", "fine", 1);
     CHECK_THROWS_WITH_AS(in.pipe_input("b", "boom", 2),
-                         doctest::Contains("exception while processing the record at topic in, partition 0, offset 1 "
-                                           "(source KSTREAM-SOURCE-0000000000): cannot map boom"),
+                         doctest::Contains("exception in processor KSTREAM-MAPVALUES-0000000001 while processing a "
+                                           "record at topic in, partition 0, offset 1: cannot map boom"),
                          streams_error);
 }
 
@@ -130,9 +130,8 @@ TEST_CASE("processing errors: continue drops the record and goes on with the nex
     in.pipe_input("b", "boom", 2);
     in.pipe_input("c", "two", 3);
     CHECK(out.read_values_to_list() == std::vector<str>{"one!", "two!"});
-    // Not yet as Kafka: the record is dropped for the whole sub-topology, so the sink after the
-    // throwing processor's sibling misses it too (Kafka drops it at the processor that threw only).
-    CHECK(copy.read_values_to_list() == std::vector<str>{"one", "two"});
+    // Dropped at the processor that threw only: its sibling, the sink to "copy", still gets it.
+    CHECK(copy.read_values_to_list() == std::vector<str>{"one", "boom", "two"});
     auto letter = dlq.read_record();
     CHECK(letter.key == "b");
     CHECK(letter.value == "boom");
@@ -149,7 +148,7 @@ TEST_CASE("processing errors: continue drops the record and goes on with the nex
     CHECK(d.metrics().value(metric::dropped_records) == 1);
 }
 
-TEST_CASE("a processing exception handler of your own sees the source node, topic, partition, offset, raw record and exception") {
+TEST_CASE("a processing exception handler of your own sees the processor that threw, topic, partition, offset, raw record and exception") {
     test::driver_config config;
     std::vector<str> seen;
     config.errors.processing = [&](const error_handler_context& ctx, std::exception_ptr e) {
@@ -172,7 +171,7 @@ TEST_CASE("a processing exception handler of your own sees the source node, topi
     auto dlq = d.create_output_topic<str, str>("my-dlq");
     in.pipe_input("x", "boom", 7);
     in.pipe_input("y", "ok", 8);
-    CHECK(seen == std::vector<str>{"KSTREAM-SOURCE-0000000000 in/0@0 t=7 x=boom 0_0 cannot map boom"});
+    CHECK(seen == std::vector<str>{"KSTREAM-MAPVALUES-0000000001 in/0@0 t=7 x=boom 0_0 cannot map boom"});
     CHECK(out.read_values_to_list() == std::vector<str>{"ok!"});
     CHECK(dlq.read_key_value() == key_value<str, str>{"x", "custom"});
 }
