@@ -30,14 +30,17 @@ public:
     template <class F, class B = branched>
     branched_kstream& branch(F pred, B b = {}) {
         static_assert(dsl_detail::kv_invocable<F, K, V>, "kstreams: branch(): the predicate must take (key, value) or (value) of this stream's types");
-        take(add_branch([pred](const K& k, const V& v) mutable { return static_cast<bool>(dsl_detail::call_kv(pred, k, v)); },
+        take(add_branch(
+                 [pred](const record<K, V>& r) mutable {
+                     return static_cast<bool>(dsl_detail::call_kv(pred, r.key, r.value, r.key_null, r.value_null));
+                 },
                         b.name, index_++),
              b);
         return *this;
     }
     template <class B = branched>
     std::map<std::string, kstream<K, V>> default_branch(B b = {}) {
-        take(add_branch([](const K&, const V&) { return true; }, b.name, 0), b);
+        take(add_branch([](const record<K, V>&) { return true; }, b.name, 0), b);
         return std::move(result_);
     }
     std::map<std::string, kstream<K, V>> no_default_branch() { return std::move(result_); }
@@ -49,7 +52,7 @@ private:
                      std::shared_ptr<dsl_detail::branch_spec<K, V>> spec)
         : parent_(parent), splitter_(std::move(splitter)), node_(node), spec_(std::move(spec)) {}
 
-    std::pair<std::string, kstream<K, V>> add_branch(std::function<bool(const K&, const V&)> pred,
+    std::pair<std::string, kstream<K, V>> add_branch(std::function<bool(const record<K, V>&)> pred,
                                                       const std::string& branch_name, int index) {
         const std::string name = splitter_ + (branch_name.empty() ? std::to_string(index) : branch_name);
         parent_.b_->new_processor_name(name);  // Kafka Streams burns an index per branch

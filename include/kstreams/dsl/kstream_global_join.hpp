@@ -32,7 +32,7 @@ struct global_key_mapper {
     static constexpr bool valid = std::is_same_v<result, KG> || std::is_same_v<result, std::optional<KG>>;
     F f;
     std::optional<KG> operator()(const record<K, V>& r) {
-        result mapped = call_kv(f, r.key, r.value);
+        result mapped = call_kv(f, r.key, r.value, r.key_null, r.value_null);
         if constexpr (std::is_same_v<result, KG>) {
             if constexpr (is_optional_v<KG>)
                 if (!mapped) return std::nullopt;

@@ -137,6 +137,8 @@ private:
         : driver_(&d), name_(std::move(name)), ks_(std::move(ks)), vs_(std::move(vs)), current_time_(start), step_(step) {}
 
     std::optional<std::string> encode_key(const K& k) const {
+        if constexpr (is_optional_v<K>)
+            if (!k) return std::nullopt;
         std::string out;
         ks_(k, out);
         return out;

@@ -14,7 +14,7 @@ namespace kstreams::dsl_detail {
 
 template <class K, class V>
 struct branch_spec {
-    std::vector<std::function<bool(const K&, const V&)>> predicates;
+    std::vector<std::function<bool(const record<K, V>&)>> predicates;
     std::vector<std::string> children;  ///< the branch nodes, in predicate order
 };
 
@@ -31,7 +31,7 @@ public:
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
         for (std::size_t i = 0; i < targets_.size(); ++i)
-            if (spec_->predicates[i](r.key, r.value)) {
+            if (spec_->predicates[i](r)) {
                 targets_[i]->process_erased(p);
                 return;
             }

@@ -14,7 +14,7 @@ public:
     flat_map_node(std::string name, F f) : node(std::move(name)), f_(std::move(f)) {}
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
-        auto&& range = call_kv(f_, r.key, r.value);
+        auto&& range = call_kv(f_, r.key, r.value, r.key_null, r.value_null);
         for (auto&& kv : range) forward(record<K2, V2>{K2(pair_key(kv)), V2(pair_value(kv)), r.timestamp, r.headers});
     }
 

@@ -13,7 +13,7 @@ public:
     flat_map_values_node(std::string name, F f) : node(std::move(name)), f_(std::move(f)) {}
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
-        auto&& range = call_kv(f_, r.key, r.value);
+        auto&& range = call_kv(f_, r.key, r.value, r.key_null, r.value_null);
         for (auto&& v : range) forward(record<K, V2>{r.key, V2(v), r.timestamp, r.headers, r.key_null, false});
     }
 

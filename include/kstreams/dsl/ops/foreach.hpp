@@ -13,7 +13,7 @@ public:
     foreach_node(std::string name, F f) : node(std::move(name)), f_(std::move(f)) {}
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
-        call_kv(f_, r.key, r.value);
+        call_kv(f_, r.key, r.value, r.key_null, r.value_null);
     }
 
 private:

@@ -13,7 +13,7 @@ public:
     map_node(std::string name, F f) : node(std::move(name)), f_(std::move(f)) {}
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
-        auto kv = call_kv(f_, r.key, r.value);
+        auto kv = call_kv(f_, r.key, r.value, r.key_null, r.value_null);
         forward(record<K2, V2>{K2(pair_key(std::move(kv))), V2(pair_value(std::move(kv))), r.timestamp, r.headers});
     }
 

@@ -1,0 +1,76 @@
+// A function declaring std::optional<T> for a key or value of plain type T sees Kafka's null as
+// nullopt (a tombstone from a table, a null key), on every stateless stream operator.
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <kstreams/dsl.hpp>
+#include <kstreams/test/topology_test_driver.hpp>
+
+using namespace kstreams;
+using str = std::string;
+using ostr = std::optional<str>;
+
+namespace {
+str show(const ostr& v) { return v ? *v : str("null"); }
+}  // namespace
+
+TEST_CASE("a table's tombstone reaches map_values as nullopt when the function declares std::optional") {
+    streams_builder b;
+    b.table<str, str>("in")
+        .to_stream()
+        .map_values([](const ostr& v) -> ostr {
+            if (!v) return std::nullopt;
+            return *v + "!";
+        })
+        .to("out");
+    b.table<str, str>("in2").to_stream().map_values([](const ostr& v) { return show(v); }).to("shown");
+    test::topology_test_driver d(b.build());
+    auto in = d.create_input_topic<str, ostr>("in");
+    auto in2 = d.create_input_topic<str, ostr>("in2");
+    auto out = d.create_output_topic<str, ostr>("out");
+    auto shown = d.create_output_topic<str, str>("shown");
+    in.pipe_input("a", ostr("x"), 1);
+    in.pipe_input("a", std::nullopt, 2);
+    in2.pipe_input("b", ostr(""), 3);
+    in2.pipe_input("b", std::nullopt, 4);
+    CHECK(out.read_values_to_list() == std::vector<ostr>{ostr("x!"), std::nullopt});
+    CHECK(shown.read_values_to_list() == std::vector<str>{"", "null"});
+}
+
+TEST_CASE("filter, peek, select_key, map, flat_map_values and split see nullopt for a null key or value") {
+    streams_builder b;
+    std::vector<str> peeked;
+    auto s = b.stream<str, str>("in");
+    s.filter([](const ostr& k, const ostr& v) { return !k || !v; })
+        .peek([&](const ostr& k, const ostr& v) { peeked.push_back(show(k) + "=" + show(v)); })
+        .map([](const ostr& k, const ostr& v) { return key_value<str, str>{show(k), show(v)}; })
+        .to("mapped");
+    s.select_key([](const ostr& k, const str&) { return show(k); }).to("rekeyed");
+    s.flat_map_values([](const ostr& v) { return std::vector<str>{show(v)}; }).to("flat");
+    auto branches = s.split(named::as("s-"))
+                        .branch([](const ostr& v) { return !v; }, branched::as("null"))
+                        .default_branch(branched::as("rest"));
+    branches.at("s-null").to("null-values");
+    test::topology_test_driver d(b.build());
+    auto in = d.create_input_topic<ostr, ostr>("in");
+    auto mapped = d.create_output_topic<str, str>("mapped");
+    auto rekeyed = d.create_output_topic<str, ostr>("rekeyed");
+    auto flat = d.create_output_topic<ostr, str>("flat");
+    auto nulls = d.create_output_topic<ostr, ostr>("null-values");
+    in.pipe_input(ostr("a"), ostr("1"), 1);
+    in.pipe_input(std::nullopt, ostr("2"), 2);
+    in.pipe_input(ostr("c"), std::nullopt, 3);
+    in.pipe_input(ostr(""), ostr(""), 4);
+    CHECK(peeked == std::vector<str>{"null=2", "c=null"});
+    CHECK(mapped.read_values_to_list() == std::vector<str>{"2", "null"});
+    std::vector<str> keys;
+    for (const auto& r : rekeyed.read_records_to_list()) keys.push_back(r.key);
+    CHECK(keys == std::vector<str>{"a", "null", "c", ""});
+    CHECK(flat.read_values_to_list() == std::vector<str>{"1", "2", "null", ""});
+    const auto null_values = nulls.read_records_to_list();
+    REQUIRE(null_values.size() == 1);
+    CHECK(null_values[0].key == ostr("c"));
+}
