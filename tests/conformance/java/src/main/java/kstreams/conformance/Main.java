@@ -329,6 +329,7 @@ public final class Main {
         });
 
         JoinScenarios.register(SCENARIOS);
+        JoinMoreScenarios.register(SCENARIOS);
     }
 
     static {
