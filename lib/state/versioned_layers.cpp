@@ -57,7 +57,8 @@ public:
     using versioned_layer::versioned_layer;
     void init(store_context& ctx) override {
         inner_->init(ctx);
-        counters_.bind(ctx, name());
+        // Kafka's versioned store supplier's metrics scope (the in-memory one is ours).
+        counters_.bind(ctx, name(), inner_->persistent() ? "rocksdb-versioned" : "in-memory-versioned");
     }
     void flush() override {
         ++*counters_.flushes;
