@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
 
 #include "lib/core/log.hpp"
 
@@ -25,7 +26,10 @@ bool close_consumer_within(rd_kafka_t* consumer, std::chrono::milliseconds bound
 }
 
 void destroy_unclosed(rk_ptr consumer) {
-    if (consumer) rd_kafka_destroy_flags(consumer.release(), RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+    if (!consumer) return;
+    // librdkafka 2.0.2 can wait without end in destroying a consumer left in the middle of a group
+    // operation (seen after a close past its deadline); the close must not hang on it.
+    std::thread([rk = consumer.release()] { rd_kafka_destroy_flags(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE); }).detach();
 }
 
 }  // namespace kstreams::kafka
