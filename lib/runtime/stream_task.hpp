@@ -206,7 +206,7 @@ private:
     std::string where() const;
     /// processing.exception.handler, called in the catch block of an exception that escaped a
     /// processor: returns to go on without the record, throws streams_error to fail. `node` is the
-    /// punctuating processor, or the record's source (the processor that threw is not tracked).
+    /// processor that threw (processing_failed), the punctuating one, or the source as a fallback.
     void processing_error(const node& node, const std::string& what);
     /// Holds the global stores' lock while processors that read them run (see global_lock).
     std::unique_lock<std::recursive_mutex> global_guard() const {
