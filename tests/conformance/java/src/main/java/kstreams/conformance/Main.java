@@ -349,6 +349,7 @@ public final class Main {
         WindowKindScenarios.register(SCENARIOS);
         SuppressScenarios.register(SCENARIOS);
         CogroupScenarios.register(SCENARIOS);
+        MoreScenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {

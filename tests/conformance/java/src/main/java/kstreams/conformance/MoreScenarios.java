@@ -1,0 +1,208 @@
+package kstreams.conformance;
+
+import static kstreams.conformance.Harness.Type.L;
+import static kstreams.conformance.Harness.Type.S;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.EmitStrategy;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KGroupedStream;
+import org.apache.kafka.streams.kstream.KTable;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.SessionWindows;
+import org.apache.kafka.streams.kstream.SlidingWindows;
+import org.apache.kafka.streams.kstream.Suppressed;
+import org.apache.kafka.streams.kstream.Suppressed.BufferConfig;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.state.SessionStore;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * More table and window scenarios (tests/conformance/more_scenarios_test.cpp writes the same with
+ * the kstreams DSL): old values through suppress and through joins of views into a regrouping,
+ * hopping windows whose advance does not divide their size, sliding windows at their exact
+ * bounds, emit-on-close for aggregate and reduce (with headers), time limits on windowed tables.
+ */
+final class MoreScenarios {
+    static final org.apache.kafka.streams.kstream.Produced<String, String> PSS = WindowScenarios.PSS;
+    static final org.apache.kafka.streams.kstream.Produced<String, Long> PSL = WindowScenarios.PSL;
+
+    static String show(Object v) { return v == null ? "null" : v.toString(); }
+
+    static <V> void showTo(KTable<org.apache.kafka.streams.kstream.Windowed<String>, V> t, String topic,
+                           org.apache.kafka.streams.kstream.Produced<String, V> p) {
+        WindowKindScenarios.showTo(t, topic, p);
+    }
+
+    static void register(Map<String, Main.Scenario> scenarios) {
+        // A source table suppressed by a time limit, then regrouped (the subtractor needs the old
+        // values the buffer keeps: the source gets a store) and mapped.
+        scenarios.put("table_suppress_regroup", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, String> sup = b.table("in", WindowScenarios.SS)
+                .suppress(Suppressed.untilTimeLimit(Duration.ofMillis(10), BufferConfig.unbounded()));
+            sup.groupBy((k, v) -> KeyValue.pair(v.substring(0, 1), k), Grouped.with(Serdes.String(), Serdes.String()))
+                .count().toStream().to("out-count", PSL);
+            sup.mapValues(v -> v + "!").toStream().to("out-mapped", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-count", S, L).output("out-mapped", S, S);
+            h.pipe("in", "a", "x1", 10);
+            h.pipe("in", "b", "y1", 12);
+            h.pipe("in", "a", "x2", 15);
+            h.pipe("in", "a", "y2", 18);
+            h.pipe("in", "c", "x3", 25);
+            h.pipe("in", "b", null, 26);
+            h.pipe("in", "a", "z1", 27);
+            h.pipe("in", "d", "y4", 40);
+            h.pipe("in", "c", null, 41);
+            h.pipe("in", "c", "z2", 42);
+            h.pipe("in", "e", "x5", 60);
+            h.finish();
+        });
+
+        // A left join and an outer join of a filtered view and a source table, mapped, then
+        // regrouped by the result's first letter (reduce with a subtractor): old values computed
+        // through the joins and the views.
+        scenarios.put("table_join_regroup", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, String> l = b.table("left", WindowScenarios.SS).filter((k, v) -> !v.startsWith("x"));
+            KTable<String, String> r = b.table("right", WindowScenarios.SS);
+            l.leftJoin(r, (x, y) -> x + "+" + show(y)).mapValues(v -> v.toUpperCase())
+                .groupBy((k, v) -> KeyValue.pair(v.substring(0, 1), k), Grouped.with(Serdes.String(), Serdes.String()))
+                .reduce((agg, v) -> agg + "," + v, (agg, v) -> agg + "-" + v)
+                .toStream().to("out-left", PSS);
+            l.outerJoin(r, (x, y) -> show(x) + "+" + show(y))
+                .groupBy((k, v) -> KeyValue.pair(v.substring(0, 1), k), Grouped.with(Serdes.String(), Serdes.String()))
+                .count().toStream().to("out-outer", PSL);
+            Harness h = new Harness(b.build(), out).input("left", S, S).input("right", S, S)
+                .output("out-left", S, S).output("out-outer", S, L);
+            h.pipe("left", "k1", "a1", 1);
+            h.pipe("right", "k1", "r1", 2);
+            h.pipe("left", "k2", "b1", 3);
+            h.pipe("left", "k1", "b2", 4);
+            h.pipe("right", "k2", "s1", 5);
+            h.pipe("left", "k2", "x1", 6);
+            h.pipe("right", "k3", "t1", 7);
+            h.pipe("left", "k1", null, 8);
+            h.pipe("right", "k1", null, 9);
+            h.pipe("left", "k3", "a3", 10);
+            h.pipe("right", "k3", null, 11);
+            h.pipe("left", "k3", "x3", 12);
+            h.pipe("left", "k2", "a4", 13);
+            h.finish();
+        });
+
+        // Hopping windows of 10 ms every 3 ms (the advance does not divide the size), grace 4:
+        // windows before 0 left out, the grace boundary, late records; count on RocksDB and an
+        // aggregate in memory emitting on close.
+        scenarios.put("window_hopping_uneven", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", WindowScenarios.SS).groupByKey();
+            TimeWindows w = TimeWindows.ofSizeAndGrace(Duration.ofMillis(10), Duration.ofMillis(4)).advanceBy(Duration.ofMillis(3));
+            showTo(g.windowedBy(w).count(), "out-count", PSL);
+            showTo(g.windowedBy(w).emitStrategy(EmitStrategy.onWindowClose())
+                    .aggregate(() -> "", (k, v, agg) -> agg + "/" + v,
+                        Materialized.<String, String, WindowStore<Bytes, byte[]>>as("hop-close").withStoreType(Materialized.StoreType.IN_MEMORY)),
+                "out-close", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-count", S, L).output("out-close", S, S);
+            h.pipe("in", "a", "v0", 0);
+            h.pipe("in", "a", "v2", 2);
+            h.pipe("in", "a", "v7", 7);
+            h.pipe("in", "b", "w9", 9);
+            h.pipe("in", "a", "v11", 11);
+            h.pipe("in", "a", "v3", 3);
+            h.pipe("in", "a", "v17", 17);
+            h.pipe("in", "a", "v5", 5);
+            h.pipe("in", "a", "v6", 6);
+            h.pipe("in", "b", "w30", 30);
+            h.pipe("in", "a", "v20", 20);
+            h.pipe("in", "a", "v19", 19);
+            h.finish();
+        });
+
+        // Sliding windows of 5 ms without grace: records exactly 5 ms apart, several at the same
+        // time, one at 0; reduce uncached, count cached, an aggregate emitting on close.
+        scenarios.put("window_sliding_bounds", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", WindowScenarios.SS).groupByKey();
+            SlidingWindows w = SlidingWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(5));
+            showTo(g.windowedBy(w).reduce((x, y) -> x + "+" + y,
+                    Materialized.<String, String, WindowStore<Bytes, byte[]>>as("slide-r").withCachingDisabled()),
+                "out-reduce", PSS);
+            showTo(g.windowedBy(w).count(), "out-count", PSL);
+            showTo(g.windowedBy(SlidingWindows.ofTimeDifferenceAndGrace(Duration.ofMillis(5), Duration.ofMillis(2)))
+                    .emitStrategy(EmitStrategy.onWindowClose())
+                    .aggregate(() -> "", (k, v, agg) -> agg + "/" + v, Materialized.as("slide-close")),
+                "out-close", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-reduce", S, S).output("out-count", S, L)
+                .output("out-close", S, S);
+            h.pipe("in", "a", "p0", 0);
+            h.pipe("in", "a", "p5", 5);
+            h.pipe("in", "a", "p10", 10);
+            h.pipe("in", "a", "q10", 10);
+            h.pipe("in", "a", "p7", 7);
+            h.pipe("in", "a", "p15", 15);
+            h.pipe("in", "a", "p21", 21);
+            h.pipe("in", "a", "p16", 16);
+            h.pipe("in", "a", "q21", 21);
+            h.pipe("in", "a", "p26", 26);
+            h.pipe("in", "a", "p40", 40);
+            h.finish();
+        });
+
+        // Emit on close for reduce (tumbling) and a session aggregate with a merger, with headers
+        // on the inputs: which record's headers and timestamp the closed windows carry.
+        scenarios.put("emit_on_close_headers", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", WindowScenarios.SS).groupByKey();
+            showTo(g.windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMillis(10), Duration.ofMillis(2)))
+                    .emitStrategy(EmitStrategy.onWindowClose()).reduce((x, y) -> x + "+" + y),
+                "out-tumbling", PSS);
+            showTo(g.windowedBy(SessionWindows.ofInactivityGapAndGrace(Duration.ofMillis(5), Duration.ofMillis(2)))
+                    .emitStrategy(EmitStrategy.onWindowClose())
+                    .aggregate(() -> "", (k, v, agg) -> agg + "/" + v, (k, x, y) -> x + "|" + y,
+                        Materialized.<String, String, SessionStore<Bytes, byte[]>>as("sess-close").withCachingDisabled()),
+                "out-session", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-tumbling", S, S).output("out-session", S, S);
+            h.pipe("in", "a", "h1", 1, "n=1");
+            h.pipe("in", "b", "h4", 4, "n=4");
+            h.pipe("in", "a", "h8", 8, "n=8");
+            h.pipe("in", "a", "h13", 13, "n=13");
+            h.pipe("in", "b", "h11", 11);
+            h.pipe("in", "a", "h25", 25, "n=25");
+            h.pipe("in", "a", "h9", 9, "n=9");
+            h.pipe("in", "b", "h40", 40, "n=40", "m=x");
+            h.finish();
+        });
+
+        // Time limits on windowed tables: a tumbling count held 5 ms with a buffer of one record
+        // that emits early; a session reduce held 3 ms.
+        scenarios.put("suppress_time_limit_windowed", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", WindowScenarios.SS).groupByKey();
+            showTo(g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10))).count()
+                    .suppress(Suppressed.untilTimeLimit(Duration.ofMillis(5), BufferConfig.maxRecords(1))),
+                "out-count", PSL);
+            showTo(g.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(4))).reduce((x, y) -> x + "+" + y)
+                    .suppress(Suppressed.untilTimeLimit(Duration.ofMillis(3), BufferConfig.unbounded())),
+                "out-session", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-count", S, L).output("out-session", S, S);
+            h.pipe("in", "a", "t1", 1);
+            h.pipe("in", "a", "t2", 2);
+            h.pipe("in", "b", "t3", 3);
+            h.pipe("in", "a", "t6", 6);
+            h.pipe("in", "a", "t9", 9);
+            h.pipe("in", "b", "t12", 12);
+            h.pipe("in", "a", "t14", 14);
+            h.pipe("in", "a", "t30", 30);
+            h.finish();
+        });
+    }
+
+    private MoreScenarios() {}
+}

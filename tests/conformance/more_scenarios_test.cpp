@@ -1,0 +1,195 @@
+// Conformance: more table and window scenarios, written as java/.../MoreScenarios.java writes
+// them, compared with Java Kafka Streams' outputs: old values through suppress and through joins
+// of views into a regrouping, hopping windows whose advance does not divide their size, sliding
+// windows at their exact bounds, emit-on-close for aggregate and reduce (with headers), time
+// limits on windowed tables.
+#include <doctest/doctest.h>
+
+#include <cctype>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <kstreams/dsl.hpp>
+
+#include "harness.hpp"
+#include "windowed_show.hpp"
+
+using namespace kstreams;
+using namespace conformance;
+using namespace std::chrono_literals;
+using str = std::string;
+using ostr = std::optional<std::string>;
+using type::l;
+using type::s;
+
+namespace {
+
+auto concat = [](const str& a, const str& v) { return a + "+" + v; };
+auto slash = [](const str&, const str& v, const str& agg) { return agg + "/" + v; };
+auto by_first_letter = [](const str& k, const str& v) { return std::pair<str, str>(v.substr(0, 1), k); };
+
+str upper(str v) {
+    for (auto& c : v) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return v;
+}
+
+}  // namespace
+
+TEST_SUITE("conformance") {
+
+TEST_CASE("table_suppress_regroup") {
+    streams_builder b;
+    auto sup = b.table<str, str>("in").suppress(suppressed::until_time_limit(10ms, buffer_config::unbounded()));
+    sup.group_by(by_first_letter).count().to_stream().to("out-count");
+    sup.map_values([](const str& v) { return v + "!"; }).to_stream().to("out-mapped");
+    harness h("table_suppress_regroup", b.build());
+    h.input("in", s, s).output("out-count", s, l).output("out-mapped", s, s);
+    h.pipe("in", S("a"), S("x1"), 10);
+    h.pipe("in", S("b"), S("y1"), 12);
+    h.pipe("in", S("a"), S("x2"), 15);
+    h.pipe("in", S("a"), S("y2"), 18);
+    h.pipe("in", S("c"), S("x3"), 25);
+    h.pipe("in", S("b"), null, 26);
+    h.pipe("in", S("a"), S("z1"), 27);
+    h.pipe("in", S("d"), S("y4"), 40);
+    h.pipe("in", S("c"), null, 41);
+    h.pipe("in", S("c"), S("z2"), 42);
+    h.pipe("in", S("e"), S("x5"), 60);
+    h.finish();
+}
+
+TEST_CASE("table_join_regroup") {
+    streams_builder b;
+    auto lt = b.table<str, str>("left").filter([](const str& v) { return v.rfind("x", 0) != 0; });
+    auto rt = b.table<str, str>("right");
+    lt.left_join(rt, [](const str& x, const ostr& y) { return x + "+" + show(y); })
+        .map_values([](const str& v) { return upper(v); })
+        .group_by(by_first_letter)
+        .reduce([](const str& agg, const str& v) { return agg + "," + v; }, [](const str& agg, const str& v) { return agg + "-" + v; })
+        .to_stream()
+        .to("out-left");
+    lt.outer_join(rt, [](const ostr& x, const ostr& y) { return show(x) + "+" + show(y); })
+        .group_by(by_first_letter)
+        .count()
+        .to_stream()
+        .to("out-outer");
+    harness h("table_join_regroup", b.build());
+    h.input("left", s, s).input("right", s, s).output("out-left", s, s).output("out-outer", s, l);
+    h.pipe("left", S("k1"), S("a1"), 1);
+    h.pipe("right", S("k1"), S("r1"), 2);
+    h.pipe("left", S("k2"), S("b1"), 3);
+    h.pipe("left", S("k1"), S("b2"), 4);
+    h.pipe("right", S("k2"), S("s1"), 5);
+    h.pipe("left", S("k2"), S("x1"), 6);
+    h.pipe("right", S("k3"), S("t1"), 7);
+    h.pipe("left", S("k1"), null, 8);
+    h.pipe("right", S("k1"), null, 9);
+    h.pipe("left", S("k3"), S("a3"), 10);
+    h.pipe("right", S("k3"), null, 11);
+    h.pipe("left", S("k3"), S("x3"), 12);
+    h.pipe("left", S("k2"), S("a4"), 13);
+    h.finish();
+}
+
+TEST_CASE("window_hopping_uneven") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in").group_by_key();
+    const auto w = time_windows::of_size_and_grace(10ms, 4ms).advance_by(3ms);
+    show_to(g.windowed_by(w).count(), "out-count");
+    show_to(g.windowed_by(w)
+                .emit_strategy(emit_strategy::on_window_close())
+                .aggregate([] { return str(); }, slash, materialized<>::as("hop-close").with_in_memory_store()),
+            "out-close");
+    harness h("window_hopping_uneven", b.build());
+    h.input("in", s, s).output("out-count", s, l).output("out-close", s, s);
+    h.pipe("in", S("a"), S("v0"), 0);
+    h.pipe("in", S("a"), S("v2"), 2);
+    h.pipe("in", S("a"), S("v7"), 7);
+    h.pipe("in", S("b"), S("w9"), 9);
+    h.pipe("in", S("a"), S("v11"), 11);
+    h.pipe("in", S("a"), S("v3"), 3);
+    h.pipe("in", S("a"), S("v17"), 17);
+    h.pipe("in", S("a"), S("v5"), 5);
+    h.pipe("in", S("a"), S("v6"), 6);
+    h.pipe("in", S("b"), S("w30"), 30);
+    h.pipe("in", S("a"), S("v20"), 20);
+    h.pipe("in", S("a"), S("v19"), 19);
+    h.finish();
+}
+
+TEST_CASE("window_sliding_bounds") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in").group_by_key();
+    const auto w = sliding_windows::of_time_difference_with_no_grace(5ms);
+    show_to(g.windowed_by(w).reduce(concat, materialized<>::as("slide-r").with_caching_disabled()), "out-reduce");
+    show_to(g.windowed_by(w).count(), "out-count");
+    show_to(g.windowed_by(sliding_windows::of_time_difference_and_grace(5ms, 2ms))
+                .emit_strategy(emit_strategy::on_window_close())
+                .aggregate([] { return str(); }, slash, materialized<>::as("slide-close")),
+            "out-close");
+    harness h("window_sliding_bounds", b.build());
+    h.input("in", s, s).output("out-reduce", s, s).output("out-count", s, l).output("out-close", s, s);
+    h.pipe("in", S("a"), S("p0"), 0);
+    h.pipe("in", S("a"), S("p5"), 5);
+    h.pipe("in", S("a"), S("p10"), 10);
+    h.pipe("in", S("a"), S("q10"), 10);
+    h.pipe("in", S("a"), S("p7"), 7);
+    h.pipe("in", S("a"), S("p15"), 15);
+    h.pipe("in", S("a"), S("p21"), 21);
+    h.pipe("in", S("a"), S("p16"), 16);
+    h.pipe("in", S("a"), S("q21"), 21);
+    h.pipe("in", S("a"), S("p26"), 26);
+    h.pipe("in", S("a"), S("p40"), 40);
+    h.finish();
+}
+
+TEST_CASE("emit_on_close_headers") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in").group_by_key();
+    show_to(g.windowed_by(time_windows::of_size_and_grace(10ms, 2ms)).emit_strategy(emit_strategy::on_window_close()).reduce(concat),
+            "out-tumbling");
+    show_to(g.windowed_by(session_windows::of_inactivity_gap_and_grace(5ms, 2ms))
+                .emit_strategy(emit_strategy::on_window_close())
+                .aggregate([] { return str(); }, slash, [](const str&, const str& x, const str& y) { return x + "|" + y; },
+                           materialized<>::as("sess-close").with_caching_disabled()),
+            "out-session");
+    harness h("emit_on_close_headers", b.build());
+    h.input("in", s, s).output("out-tumbling", s, s).output("out-session", s, s);
+    h.pipe("in", S("a"), S("h1"), 1, {"n=1"});
+    h.pipe("in", S("b"), S("h4"), 4, {"n=4"});
+    h.pipe("in", S("a"), S("h8"), 8, {"n=8"});
+    h.pipe("in", S("a"), S("h13"), 13, {"n=13"});
+    h.pipe("in", S("b"), S("h11"), 11);
+    h.pipe("in", S("a"), S("h25"), 25, {"n=25"});
+    h.pipe("in", S("a"), S("h9"), 9, {"n=9"});
+    h.pipe("in", S("b"), S("h40"), 40, {"n=40", "m=x"});
+    h.finish();
+}
+
+TEST_CASE("suppress_time_limit_windowed") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in").group_by_key();
+    show_to(g.windowed_by(time_windows::of_size_with_no_grace(10ms))
+                .count()
+                .suppress(suppressed::until_time_limit(5ms, buffer_config::max_records(1))),
+            "out-count");
+    show_to(g.windowed_by(session_windows::of_inactivity_gap_with_no_grace(4ms))
+                .reduce(concat)
+                .suppress(suppressed::until_time_limit(3ms, buffer_config::unbounded())),
+            "out-session");
+    harness h("suppress_time_limit_windowed", b.build());
+    h.input("in", s, s).output("out-count", s, l).output("out-session", s, s);
+    h.pipe("in", S("a"), S("t1"), 1);
+    h.pipe("in", S("a"), S("t2"), 2);
+    h.pipe("in", S("b"), S("t3"), 3);
+    h.pipe("in", S("a"), S("t6"), 6);
+    h.pipe("in", S("a"), S("t9"), 9);
+    h.pipe("in", S("b"), S("t12"), 12);
+    h.pipe("in", S("a"), S("t14"), 14);
+    h.pipe("in", S("a"), S("t30"), 30);
+    h.finish();
+}
+
+}  // TEST_SUITE
