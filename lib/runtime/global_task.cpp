@@ -5,6 +5,7 @@
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/state/global_write_scope.hpp"
 
 namespace kstreams::detail {
 
@@ -27,6 +28,7 @@ global_task::~global_task() {
 }
 
 void global_task::init() {
+    const state::global_update_scope update;  // update processors may write in init
     resources_ = env_.stores;
     resources_.metrics = env_.metrics;
     // No record cache: the global stores are read by every stream thread while the global task
@@ -97,6 +99,7 @@ void global_task::process(const raw_record& raw) {
     metadata_ = {raw.topic, raw.partition, raw.offset};
     has_metadata_ = true;
     current_record_ = {ts, nullptr};
+    const state::global_update_scope update;  // the update processor writes its global stores
     try {
         src->process_raw(raw, ts);
     } catch (const streams_error&) {
@@ -111,6 +114,7 @@ void global_task::process(const raw_record& raw) {
 }
 
 void global_task::flush() {
+    const state::global_update_scope update;
     for (state_store* store : store_order_) store->flush_cache();
     for (state_store* store : store_order_) store->flush();
 }
@@ -118,6 +122,7 @@ void global_task::flush() {
 void global_task::close() {
     if (!initialized_) return;
     initialized_ = false;
+    const state::global_update_scope update;
     for (auto& n : nodes_) n->close();
     for (state_store* store : store_order_) store->flush();
     for (state_store* store : store_order_) store->close();
@@ -127,6 +132,7 @@ void global_task::restore(state_store& store, std::span<const restore_record> ba
     auto it = restorers_.find(store.name());
     if (it == restorers_.end())
         throw streams_error("global store " + store.name() + " registered no restore callback at init");
+    const state::global_update_scope update;
     it->second(batch);
 }
 

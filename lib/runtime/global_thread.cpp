@@ -60,6 +60,14 @@ struct global_thread::state {
     std::exception_ptr startup_error;
     mutable std::mutex metrics_mutex;
     kstreams::metrics published;
+    std::vector<store_restoration> restoring;  ///< under metrics_mutex: the partition restoring now
+
+    /// Publishes the restore of one partition of a global store (nullopt: it ended).
+    void publish_restoration(std::optional<store_restoration> progress) {
+        std::lock_guard lock(metrics_mutex);
+        restoring.clear();
+        if (progress) restoring.push_back(std::move(*progress));
+    }
 
     state(app_context& c, std::function<void(std::exception_ptr)> d)
         : ctx(c), on_death(std::move(d)), name(c.config.application_id + "-GlobalStreamThread"),
@@ -216,6 +224,11 @@ struct global_thread::state {
         state_restore_listener* listener = ctx.restore_listener.get();
         if (listener) listener->on_restore_start(tp.topic, tp.partition, store.name(), offset, high);
         std::int64_t restored = 0;
+        const auto progress = [&] {
+            return store_restoration{global_task::id_value, store.name(), tp.topic, tp.partition, restored,
+                                     std::max<std::int64_t>(high - offset, 0)};
+        };
+        publish_restoration(progress());
         if (offset < high) {
             assign({{tp, offset}});
             auto last_progress = std::chrono::steady_clock::now();
@@ -258,11 +271,13 @@ struct global_thread::state {
                 }
                 restored += static_cast<std::int64_t>(records.size());
                 metrics.counter("records-restored") += records.size();
+                publish_restoration(progress());
                 if (listener)
                     listener->on_batch_restored(tp.topic, tp.partition, store.name(), last,
                                                 static_cast<std::int64_t>(records.size()));
             }
         }
+        publish_restoration(std::nullopt);
         if (listener) listener->on_restore_end(tp.topic, tp.partition, store.name(), restored);
         offsets[{tp.topic, tp.partition}] = offset;
         return true;
@@ -427,6 +442,11 @@ bool global_thread::join_until(std::chrono::steady_clock::time_point deadline) {
 kstreams::metrics global_thread::metrics() const {
     std::lock_guard lock(state_->metrics_mutex);
     return state_->published;
+}
+
+std::vector<store_restoration> global_thread::restoration() const {
+    std::lock_guard lock(state_->metrics_mutex);
+    return state_->restoring;
 }
 
 state_store* global_thread::find_store(std::string_view name) {

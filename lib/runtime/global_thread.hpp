@@ -18,9 +18,11 @@
 #include <mutex>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include <kstreams/metrics.hpp>
 #include <kstreams/state/state_store.hpp>
+#include <kstreams/streams.hpp>
 
 #include "lib/runtime/app_context.hpp"
 
@@ -41,6 +43,8 @@ public:
     void request_stop();
     bool join_until(std::chrono::steady_clock::time_point deadline);
     kstreams::metrics metrics() const;
+    /// The global store partition restoring now (task -1_-1), or nothing. Thread-safe.
+    std::vector<store_restoration> restoration() const;
     /// Global store `name`, or nullptr; read it under lock(), which the thread holds while it
     /// writes the stores.
     state_store* find_store(std::string_view name);

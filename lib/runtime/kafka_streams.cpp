@@ -394,7 +394,10 @@ struct kafka_streams::impl {
         if (groups.has_global()) {
             // As Kafka's KafkaStreams.start(): the global stores are restored before it returns
             // and before any stream thread processes.
-            global = std::make_unique<detail::global_thread>(ctx, [this](std::exception_ptr e) { global_died(e); });
+            {
+                std::lock_guard lock(mutex);  // restoration_progress() reads it while start() restores
+                global = std::make_unique<detail::global_thread>(ctx, [this](std::exception_ptr e) { global_died(e); });
+            }
             ctx.global_store = [this](std::string_view name) { return global->find_store(name); };
             ctx.global_lock = &global->lock();
             try {
@@ -544,6 +547,7 @@ std::vector<metric_sample> kafka_streams::metric_samples() const { return impl_-
 std::vector<store_restoration> kafka_streams::restoration_progress() const {
     std::vector<store_restoration> out;
     std::lock_guard lock(impl_->mutex);
+    if (impl_->global) out = impl_->global->restoration();
     for (const auto& t : impl_->threads) {
         auto r = t->restoration();
         out.insert(out.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));

@@ -29,6 +29,7 @@
 #include "lib/runtime/punctuation_queue.hpp"
 #include "lib/state/task_store_hooks.hpp"
 #include "lib/state/store_resources.hpp"
+#include "lib/state/global_write_scope.hpp"
 #include "lib/state/task_directory_lock.hpp"
 
 namespace kstreams::detail {
@@ -208,9 +209,14 @@ private:
     /// processor: returns to go on without the record, throws streams_error to fail. `node` is the
     /// processor that threw (processing_failed), the punctuating one, or the source as a fallback.
     void processing_error(const node& node, const std::string& what);
-    /// Holds the global stores' lock while processors that read them run (see global_lock).
-    std::unique_lock<std::recursive_mutex> global_guard() const {
-        return reads_global_ ? std::unique_lock(*env_.global_lock) : std::unique_lock<std::recursive_mutex>();
+    /// While processors run: holds the global stores' lock if they read them (see global_lock), and
+    /// marks the thread as a stream task's so that the global stores refuse its writes.
+    struct processing_guard {
+        std::unique_lock<std::recursive_mutex> global_lock;
+        state::stream_processing_scope scope;
+    };
+    processing_guard global_guard() const {
+        return {reads_global_ ? std::unique_lock(*env_.global_lock) : std::unique_lock<std::recursive_mutex>(), {}};
     }
     /// An unreadable checkpoint file: wipes the logged stores' directories and deletes the file.
     void drop_stores_of_unreadable_checkpoint();

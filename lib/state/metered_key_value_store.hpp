@@ -23,22 +23,27 @@ public:
         return inner_->get_into(key, out);
     }
     void put(std::string_view key, std::string_view value) override {
+        check_writable();
         ++*counters_.puts;
         inner_->put(key, value);
     }
     std::optional<std::string> put_if_absent(std::string_view key, std::string_view value) override {
+        check_writable();
         ++*counters_.puts;
         return inner_->put_if_absent(key, value);
     }
     void put_all(const std::vector<std::pair<std::string, std::string>>& entries) override {
+        check_writable();
         *counters_.puts += entries.size();
         inner_->put_all(entries);
     }
     std::optional<std::string> remove(std::string_view key) override {
+        check_writable();
         ++*counters_.deletes;
         return inner_->remove(key);
     }
     void erase(std::string_view key) override {
+        check_writable();
         ++*counters_.deletes;
         inner_->erase(key);
     }

@@ -7,10 +7,12 @@
 #include <string>
 #include <utility>
 
+#include <kstreams/error.hpp>
 #include <kstreams/state/bytes_store.hpp>
 #include <kstreams/state/session_store.hpp>
 #include <kstreams/state/window_store.hpp>
 
+#include "lib/state/global_write_scope.hpp"
 #include "lib/state/store_counters.hpp"
 
 namespace kstreams::state {
@@ -29,6 +31,7 @@ public:
         if constexpr (std::is_same_v<Store, bytes_window_store>) scope += "-window";
         if constexpr (std::is_same_v<Store, bytes_session_store>) scope += "-session";
         counters_.bind(ctx, name(), scope);
+        global_ = ctx.task_id() == kstreams::task_id{-1, -1};  // the global task's id
     }
     void flush() override {
         ++*counters_.flushes;
@@ -43,8 +46,17 @@ public:
     }
 
 protected:
+    /// Every write passes here first: a global store refuses a stream processor's writes.
+    void check_writable() const {
+        if (global_ && global_store_writes_refused()) [[unlikely]]
+            throw streams_error("Global store " + name() +
+                                " is read only: a stream processor may read it, only its global topic's update "
+                                "processor writes it");
+    }
+
     std::unique_ptr<Store> inner_;
     store_counters counters_;
+    bool global_ = false;
 };
 
 }  // namespace kstreams::state

@@ -19,6 +19,7 @@ public:
     using metered_layer::metered_layer;
 
     void put(std::string_view key, std::optional<std::string_view> value, std::int64_t window_start) override {
+        check_writable();
         ++*(value ? counters_.puts : counters_.deletes);
         inner_->put(key, value, window_start);
     }
@@ -51,6 +52,7 @@ public:
     using metered_layer::metered_layer;
 
     void put(std::string_view key, kstreams::window session, std::optional<std::string_view> value) override {
+        check_writable();
         ++*(value ? counters_.puts : counters_.deletes);
         inner_->put(key, session, value);
     }

@@ -24,6 +24,18 @@ struct keep_value final : processor<str, str, str, str> {
     }
     void process(const record<str, str>& r) override { store->put(r.key, r.value); }
 };
+/// A stream processor that reads the global store "g" and then tries to write it.
+struct writes_global final : processor<str, str, str, str> {
+    key_value_store<str, str>* store = nullptr;
+    void init(context_type& ctx) override {
+        processor::init(ctx);
+        store = &ctx.get_state_store<key_value_store<str, str>>("g");
+    }
+    void process(const record<str, str>& r) override {
+        context().forward(record<str, str>{r.key, store->get(r.key).value_or("-"), r.timestamp});
+        if (r.value == "write") store->put(r.key, "from a stream processor");
+    }
+};
 struct pass final : processor<str, str, str, str> {
     void process(const record<str, str>& r) override { context().forward(r); }
 };
@@ -88,4 +100,27 @@ TEST_CASE("the test driver keeps the global store: queryable, listed, updated by
     auto& store = d.get_key_value_store<str, str>("users-store");
     CHECK(store.get("bob") == ostr("rome"));
     CHECK_FALSE(store.get("alice"));
+}
+
+TEST_CASE("a global store is read only for stream processors, as Kafka's: reads work, a write fails the record") {
+    topology t;
+    t.add_global_store<str, str>(global_builder(false), "gs", "g-topic", "gp", [] { return std::make_unique<keep_value>(); });
+    t.add_source<str, str>("src", {"in"});
+    t.add_processor("p", [] { return std::make_unique<writes_global>(); }, {"src"});
+    t.add_sink<str, str>("sink", "out", {"p"});
+    test::topology_test_driver d(std::move(t));
+    auto global_in = d.create_input_topic<str, str>("g-topic");
+    auto in = d.create_input_topic<str, str>("in");
+    auto out = d.create_output_topic<str, str>("out");
+    global_in.pipe_input("a", "from the global topic", 1);
+    in.pipe_input("a", "read", 2);
+    CHECK(out.read_value() == "from the global topic");
+    CHECK_THROWS_WITH_AS(in.pipe_input("a", "write", 3), doctest::Contains("Global store g is read only"), streams_error);
+    // The global topic's update processor and a test's own access still write it.
+    global_in.pipe_input("b", "updated", 4);
+    auto& g = d.get_key_value_store<str, str>("g");
+    g.put("c", "put by the test");
+    CHECK(g.get("b") == ostr("updated"));
+    CHECK(g.get("c") == ostr("put by the test"));
+    CHECK(g.get("a") == ostr("from the global topic"));
 }

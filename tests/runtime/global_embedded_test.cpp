@@ -73,9 +73,13 @@ struct recording_listener final : state_restore_listener {
         events.push_back("start " + str(store) + " " + str(topic) + "-" + std::to_string(partition) + " " +
                          std::to_string(start) + ".." + std::to_string(end));
     }
+    kafka_streams* app = nullptr;            ///< set: each batch also reads app->restoration_progress()
+    std::vector<store_restoration> progress;  ///< what it read
     void on_batch_restored(std::string_view, std::int32_t, std::string_view, std::int64_t, std::int64_t n) override {
         std::lock_guard l(m);
         restored += n;
+        if (app)
+            for (auto& r : app->restoration_progress()) progress.push_back(std::move(r));
     }
     void on_restore_end(std::string_view topic, std::int32_t partition, std::string_view store,
                         std::int64_t total) override {
@@ -134,6 +138,7 @@ KSTREAMS_CO_TEST_CASE("a stream joins a global table filled from every partition
 
     auto listener = std::make_shared<recording_listener>();
     kafka_streams app(enrich_topology(), global_config("gt-join", cluster.bootstrap_servers()));
+    listener->app = &app;
     app.set_global_state_restore_listener(listener);
     std::vector<streams_state> states;
     std::mutex states_mutex;
@@ -148,7 +153,18 @@ KSTREAMS_CO_TEST_CASE("a stream joins a global table filled from every partition
         CHECK(listener->events.size() == 6);  // start and end for each of the 3 partitions
         CHECK(std::count_if(listener->events.begin(), listener->events.end(),
                             [](const str& e) { return e.starts_with("start users-store gt-users-"); }) == 3);
+        // restoration_progress() showed the global store's partition while it restored (task -1_-1).
+        REQUIRE(listener->progress.size() >= 3);
+        for (const auto& r : listener->progress) {
+            CHECK(r.task == task_id{-1, -1});
+            CHECK(r.store == "users-store");
+            CHECK(r.changelog_topic == "gt-users");
+            CHECK(r.restored > 0);
+            CHECK(r.remaining >= 0);
+        }
+        listener->app = nullptr;
     }
+    for (const auto& r : app.restoration_progress()) CHECK(r.task != task_id{-1, -1});  // restored: gone
     {
         std::lock_guard l(states_mutex);
         REQUIRE(!states.empty());
