@@ -83,6 +83,11 @@ join_buffer_entry read_join_buffer_value(std::string_view bytes) {
     r.bytes(static_cast<std::size_t>(r.next<std::int32_t>()));   // topic
     r.next<std::int32_t>();                                       // partition
     const std::int32_t n = r.next<std::int32_t>();
+    // -1: no headers; as Kafka's ProcessorRecordContext, no more than the bytes left can hold (a key
+    // and a value length each).
+    if (n < -1 || (n > 0 && static_cast<std::size_t>(n) > r.in.size() / 8))
+        throw deserialization_error("stream-table join buffer: a header count of " + std::to_string(n) + " with " +
+                                    std::to_string(r.in.size()) + " bytes left");
     for (std::int32_t i = 0; i < n; ++i) {
         std::string key(r.bytes(static_cast<std::size_t>(r.next<std::int32_t>())));
         const std::int32_t len = r.next<std::int32_t>();

@@ -16,39 +16,6 @@
 
 namespace kstreams::state {
 
-std::string encode_history(const std::vector<version>& h) {
-    std::string out;
-    for (const auto& v : h) {
-        detail::put_big_endian(v.timestamp, out);
-        out.push_back(v.value ? '\x01' : '\x00');
-        if (v.value) {
-            detail::put_big_endian(static_cast<std::int32_t>(v.value->size()), out);
-            out.append(*v.value);
-        }
-    }
-    return out;
-}
-
-std::vector<version> decode_history(std::string_view in) {
-    std::vector<version> h;
-    while (!in.empty()) {
-        if (in.size() < 9) throw streams_error("versioned store: a truncated version in a key's history");
-        version v{detail::get_big_endian<std::int64_t>(in), std::nullopt};
-        const char flag = in[8];
-        in.remove_prefix(9);
-        if (flag) {
-            if (in.size() < 4) throw streams_error("versioned store: a truncated value length in a key's history");
-            const auto len = static_cast<std::size_t>(detail::get_big_endian<std::int32_t>(in));
-            in.remove_prefix(4);
-            if (in.size() < len) throw streams_error("versioned store: a truncated value in a key's history");
-            v.value.emplace(in.substr(0, len));
-            in.remove_prefix(len);
-        }
-        h.push_back(std::move(v));
-    }
-    return h;
-}
-
 namespace {
 
 /// Hands the inner store's registration on with the versioned store's own restore: the changelog

@@ -16,18 +16,9 @@
 #include <kstreams/state/bytes_store.hpp>
 #include <kstreams/state/versioned_key_value_store.hpp>
 
+#include "lib/state/versioned_history.hpp"
+
 namespace kstreams::state {
-
-/// One version of a key: valid from `timestamp`; nullopt value = a tombstone.
-struct version {
-    std::int64_t timestamp = 0;
-    std::optional<std::string> value;
-};
-
-/// A key's history as stored: per version `8-byte BE timestamp ‖ flag (1 = value, 0 = tombstone)
-/// [‖ 4-byte BE length ‖ value]`, oldest first.
-std::string encode_history(const std::vector<version>& h);
-std::vector<version> decode_history(std::string_view bytes);
 
 class versioned_history_store final : public bytes_versioned_key_value_store {
 public:

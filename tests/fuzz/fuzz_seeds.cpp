@@ -14,7 +14,10 @@
 #include <kstreams/serde.hpp>
 #include <kstreams/state/timestamped_key_value_store.hpp>
 
+#include <kstreams/dsl/detail/join_buffer.hpp>
+
 #include "lib/state/suppress_changelog.hpp"
+#include "lib/state/versioned_history.hpp"
 
 namespace {
 
@@ -122,6 +125,22 @@ void state_files(seeds& out) {
                           "{\"processId\":\"6f1c2e4a-8b3d-4e5f-9a0b-1c2d3e4f5a6b\"}"};
 }
 
+void join_buffer(seeds& out) {
+    headers hdrs;
+    hdrs.add("h", std::string("x"));
+    hdrs.add("n", std::nullopt);
+    const record_metadata md{"orders", 3, 42};
+    out["join_buffer"] = {dsl_detail::join_buffer_value("value", 1'000, &md, hdrs),
+                          dsl_detail::join_buffer_value("", 0, nullptr, {}),
+                          dsl_detail::join_buffer_key(5'000, "key", 1)};
+}
+
+void versioned_history(seeds& out) {
+    using state::version;
+    out["versioned_history"] = {state::encode_history({version{1, "a"}, version{5, std::nullopt}, version{9, "bc"}}),
+                                state::encode_history({version{-3, ""}})};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -137,6 +156,8 @@ int main(int argc, char** argv) {
     fk_join_wire(all);
     window_restore(all);
     state_files(all);
+    join_buffer(all);
+    versioned_history(all);
     for (const auto& [target, inputs] : all) {
         const auto dir = std::filesystem::path(argv[1]) / target;
         std::filesystem::create_directories(dir);
