@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "lib/observe/latency.hpp"
+#include "lib/state/store_counters.hpp"
 
 namespace kstreams::detail {
 
@@ -85,6 +86,8 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
         total_and_rate(g, "commit", "commit calls", thread_tags, counter(m, "commit-total"));
         latency(g, "commit", "commit", thread_tags, m, counter(m, "commit-latency-ns-max"));
         total_and_rate(g, "poll", "poll calls", thread_tags, counter(m, "poll-total"));
+        total_and_rate(g, "task-created", "tasks created", thread_tags, counter(m, "task-created-total"));
+        total_and_rate(g, "task-closed", "tasks closed", thread_tags, counter(m, "task-closed-total"));
         latency(g, "poll", "poll", thread_tags, m, counter(m, "poll-latency-ns-max"));
         double punctuate_max = 0;
         for (const auto& t : th.tasks) punctuate_max = std::max(punctuate_max, counter(t.counters, "punctuate-latency-ns-max"));
@@ -154,6 +157,21 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                     nt.emplace_back("processor-node-id", name.substr(internal_metric::node_process_prefix.size()));
                     total_and_rate("stream-processor-node-metrics", "process", "records processed", nt,
                                    static_cast<double>(value));
+                } else if (name.starts_with(state::cache_hits_prefix)) {
+                    // Kafka's stream-record-cache-metrics: here the share of the record cache's
+                    // reads that found the key over the sampling window (no per-read min or max).
+                    const std::string store = name.substr(state::cache_hits_prefix.size());
+                    tags ct = task_tags;
+                    ct.emplace_back("record-cache-id", store);
+                    const delta hits = grown(key_of("stream-record-cache-metrics", "hits", ct),
+                                             static_cast<double>(value), now);
+                    const delta misses =
+                        grown(key_of("stream-record-cache-metrics", "misses", ct),
+                              counter(tm, std::string(state::cache_misses_prefix) + store), now);
+                    const double reads = hits.value + misses.value;
+                    add("stream-record-cache-metrics", "hit-ratio-avg",
+                        "The average cache hit ratio (hits / reads over the last sampling window)", std::move(ct),
+                        reads > 0 ? hits.value / reads : nan);
                 } else if (name.starts_with("store.")) {
                     const auto dot = name.rfind('.');
                     if (dot <= 6) continue;

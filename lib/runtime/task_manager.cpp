@@ -173,6 +173,7 @@ std::unique_ptr<stream_task> task_manager::open_task(const subtopology_group& su
             std::filesystem::create_directories(task->task_directory());
         try {
             task->init();
+            ++env_.metrics->counter(task_created_metric);
             return task;
         } catch (const state::corrupted_store_error& e) {
             // A store found corrupted while opening: the task has not run, so wiping the store and
@@ -396,6 +397,7 @@ void task_manager::close_task(managed_task& t, bool clean) {
         t.slot->task = nullptr;  // queries stop reading it before it closes
         if (config_.queries) config_.queries->remove(t.slot.get());
     }
+    ++env_.metrics->counter(task_closed_metric);
     try {
         t.task->close(clean);
     } catch (const std::exception& e) {
@@ -702,6 +704,7 @@ task_manager::turn_result task_manager::turn(managed_task& t) {
 void task_manager::stop(managed_task& t) noexcept {
     const auto guard = t.task->store_guard();
     if (t.slot) t.slot->task = nullptr;
+    ++env_.metrics->counter(task_closed_metric);
     try {
         t.task->close(false);
     } catch (const std::exception& e) {

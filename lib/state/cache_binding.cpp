@@ -1,5 +1,6 @@
 #include "lib/state/cache_binding.hpp"
 
+#include "lib/state/store_counters.hpp"
 #include "lib/state/store_resources.hpp"
 
 namespace kstreams::state {
@@ -15,6 +16,9 @@ void cache_binding::attach(store_context& ctx, const std::string& store_name, re
     if (!res || !res->cache || res->cache->max_bytes() == 0) return;
     cache_ = res->cache;
     ns_ = &cache_->add(detail::cache_namespace(ctx.task_id(), store_name), std::move(on_flush));
+    if (res->metrics)
+        ns_->count_reads_into(res->metrics->counter(std::string(cache_hits_prefix) + store_name),
+                              res->metrics->counter(std::string(cache_misses_prefix) + store_name));
 }
 
 bool cache_binding::set_listener(bytes_flush_listener listener, bool send_old_values) {

@@ -30,7 +30,11 @@ void record_cache::remove(named_cache& ns) {
 
 const std::optional<std::string>* record_cache::get(named_cache& ns, std::string_view key) {
     auto it = ns.find(key);
-    if (it == ns.entries_.end()) return nullptr;
+    if (it == ns.entries_.end()) {
+        ++*ns.misses_;
+        return nullptr;
+    }
+    ++*ns.hits_;
     ns.lru_.splice(ns.lru_.begin(), ns.lru_, it->second.lru);
     return &it->second.value;
 }

@@ -54,6 +54,11 @@ public:
     public:
         const std::string& name() const { return name_; }
         std::size_t size() const { return entries_.size(); }
+        /// Where get() counts its hits and misses (Kafka's record-cache hit ratio); local until set.
+        void count_reads_into(std::uint64_t& hits, std::uint64_t& misses) {
+            hits_ = &hits;
+            misses_ = &misses;
+        }
 
     private:
         friend class record_cache;
@@ -83,6 +88,9 @@ public:
         /// Nodes of flushed keys wait in spare_ for reuse, so dirtying allocates nothing.
         key_list dirty_;
         key_list spare_;
+        std::uint64_t local_reads_[2] = {};
+        std::uint64_t* hits_ = &local_reads_[0];
+        std::uint64_t* misses_ = &local_reads_[1];
     };
 
     /// `max_bytes` 0 disables caching (stores write through).

@@ -4,10 +4,15 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include <kstreams/state/state_store.hpp>
 
 namespace kstreams::state {
+
+/// Task counters of a caching store's reads of the record cache (hit or miss), + the store's name.
+inline constexpr std::string_view cache_hits_prefix = "cache-hits.";
+inline constexpr std::string_view cache_misses_prefix = "cache-misses.";
 
 /// A store's operation counters; local until bound to the runtime's metrics.
 struct store_counters {

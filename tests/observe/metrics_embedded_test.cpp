@@ -64,6 +64,15 @@ TEST_CASE("the Prometheus text of a running app has Kafka's names and tags, and 
     CHECK(test::prometheus_value(text, "kstreams_consumer_fetch_manager_metrics_records_lag{client_id=\""
                                        "metrics-app-StreamThread-1-consumer\",topic=\"metrics-in\",partition=\"0\"}") == 0);
     CHECK(test::prometheus_value(text, "kstreams_stream_metrics_alive_stream_threads{client_id=\"metrics-app\"}") == 1);
+    CHECK(test::prometheus_value(text, "kstreams_stream_thread_metrics_task_created_total" + thread) == 1);  // 0_0
+    CHECK(test::prometheus_value(text, "kstreams_stream_thread_metrics_task_closed_total" + thread) == 0);
+    CHECK(text.find("kstreams_stream_thread_metrics_task_created_rate" + thread) != std::string::npos);
+    // The count's store reads each key through the record cache: the first read of a key misses.
+    const double hit_ratio = test::prometheus_value(
+        text, "kstreams_stream_record_cache_metrics_hit_ratio_avg{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\","
+              "record_cache_id=\"metrics-counts\"}");
+    CHECK(hit_ratio > 0);
+    CHECK(hit_ratio < 1);
     CHECK(test::prometheus_value(text, "kstreams_stream_metrics_state{client_id=\"metrics-app\",state=\"RUNNING\"}") == 1);
     CHECK(text.find("kstreams_stream_state_metrics_put_rate{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\","
                     "rocksdb_state_id=\"metrics-counts\"}") != std::string::npos);
