@@ -15,6 +15,7 @@
 #include <kstreams/dsl/streams_builder.hpp>
 #include <kstreams/embedded_cluster.hpp>
 #include <kstreams/state/queryable_store.hpp>
+#include <kstreams/state/queryable_versioned_store.hpp>
 #include <kstreams/state/restore_listener.hpp>
 #include <kstreams/state/stores.hpp>
 #include <kstreams/streams.hpp>
@@ -290,6 +291,50 @@ TEST_CASE("interactive queries: a global store is read from the global thread's 
     CHECK(app.store(store_query_parameters("iq-global-users", qst::key_value_store<std::string, std::string>())
                         .with_partition(5))
               .get("u1") == "User1");
+    REQUIRE(app.close(30s));
+    app.clean_up();
+}
+
+TEST_CASE("interactive queries: a versioned table answers its latest version and the one valid at a time") {
+    embedded_cluster cluster;
+    cluster.create_topic("iq-prices", 2);
+    streams_builder b;
+    b.table<std::string, std::int64_t>(
+        "iq-prices", materialized<>::as(stores::persistent_versioned_key_value_store("iq-price-history", 1h)));
+    auto cfg = iq_config("iq-versioned", cluster.bootstrap_servers());
+    kafka_streams app(b.build(), cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 60s));
+    test::topic_writer writer(cluster.bootstrap_servers());
+    writer.send_typed("iq-prices", std::string("apple"), std::int64_t{10}, 1'000);
+    writer.send_typed("iq-prices", std::string("apple"), std::int64_t{12}, 5'000);
+    writer.send_typed("iq-prices", std::string("apple"), std::int64_t{11}, 3'000);  // out of order: in between
+    writer.send_typed("iq-prices", std::string("pear"), std::int64_t{7}, 2'000);
+    writer.send("iq-prices", std::string("pear"), std::nullopt, 4'000);  // deleted at 4000
+    writer.flush();
+
+    auto prices = app.store(store_query_parameters(
+        "iq-price-history", qst::versioned_key_value_store<std::string, std::int64_t>()));
+    REQUIRE(eventually([&] {
+        auto latest = prices.get("apple");
+        return latest && latest->value == 12 && prices.get("pear", 3'999).has_value() && !prices.get("pear");
+    }));
+    const auto at_4000 = prices.get("apple", 4'000);
+    REQUIRE(at_4000);
+    CHECK(at_4000->value == 11);
+    CHECK(at_4000->timestamp == 3'000);
+    CHECK(at_4000->valid_to == std::optional<std::int64_t>(5'000));
+    CHECK(prices.get("apple", 2'999)->value == 10);
+    CHECK_FALSE(prices.get("apple", 999));
+    CHECK(prices.get("apple")->valid_to == std::nullopt);
+    CHECK(prices.get("pear", 2'000)->value == 7);
+    CHECK_FALSE(prices.get("pear", 4'000));  // the tombstone
+    CHECK_FALSE(prices.get("plum"));
+    // A key-value view of a versioned store is a type mismatch, as Kafka's IQv1 cannot read one.
+    CHECK_THROWS_AS(app.store(store_query_parameters("iq-price-history",
+                                                     qst::key_value_store<std::string, std::int64_t>()))
+                        .get("apple"),
+                    invalid_state_store_error);
     REQUIRE(app.close(30s));
     app.clean_up();
 }
