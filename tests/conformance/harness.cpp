@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <kstreams/metrics.hpp>
 #include <kstreams/serde.hpp>
 
 namespace conformance {
@@ -204,6 +205,13 @@ void harness::pipe(const std::string& topic, const datum& key, const datum& valu
     if (!std::holds_alternative<std::monostate>(value)) v = encode(in->value, value);
     driver_->pipe_raw(topic, std::move(k), std::move(v), ts, hs);
     print_outputs();
+}
+
+void harness::dropped() {
+    const auto& m = driver_->metrics();
+    const auto total = m.value(kstreams::metric::dropped_records) + m.value(kstreams::metric::skipped_deserialization) +
+                       m.value(kstreams::metric::skipped_invalid_timestamp);
+    lines_.push_back("# dropped-records-total " + std::to_string(total));
 }
 
 void harness::advance_wall_clock(std::int64_t ms) {

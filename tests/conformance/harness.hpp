@@ -42,6 +42,10 @@ public:
               const std::vector<std::string>& headers = {});
     /// Prints a line of the scenario's own (e.g. "! " and an error's message), as Harness.line.
     void line(const std::string& text) { lines_.push_back(text); }
+    /// "# dropped-records-total n": records dropped by processors (null keys and values, late
+    /// records, ...) and skipped at the sources so far, as Kafka's task-level
+    /// dropped-records-total metrics summed over the tasks (Harness.dropped).
+    void dropped();
     /// Advances the driver's wall clock: "@ wall +ms", then the records it caused.
     void advance_wall_clock(std::int64_t ms);
     /// Lists the produced topics and compares the whole text with the expected file (a doctest

@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -34,6 +35,20 @@ str upper(str v) {
     for (auto& c : v) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return v;
 }
+
+/// MoreScenarios.pipeCounted: pipes a record, then prints the drops counted so far.
+void pipe_counted(harness& h, const str& topic, const datum& key, const datum& value, std::int64_t ts) {
+    h.pipe(topic, key, value, ts);
+    h.dropped();
+}
+
+/// MoreScenarios.Spread: for a value "t1,t2,..." forwards one record per time, valued "v<t>", at
+/// that time.
+struct spread_processor : processor<str, str, str, str> {
+    void process(const record<str, str>& r) override {
+        for (const auto& t : split(r.value, ',')) context().forward(record<str, str>{r.key, "v" + t, std::stoll(t)});
+    }
+};
 
 }  // namespace
 
@@ -189,6 +204,119 @@ TEST_CASE("suppress_time_limit_windowed") {
     h.pipe("in", S("b"), S("t12"), 12);
     h.pipe("in", S("a"), S("t14"), 14);
     h.pipe("in", S("a"), S("t30"), 30);
+    h.finish();
+}
+
+TEST_CASE("dropped_records_joins") {
+    streams_builder b;
+    auto t = b.table<str, str>("table");
+    auto st = b.stream<str, ostr>("in");
+    st.join(t, [](const ostr& x, const str& y) { return show(x) + "@" + y; }).to("out-inner");
+    st.left_join(t, [](const ostr& x, const ostr& y) { return show(x) + "@" + show(y); }).to("out-left");
+    st.join(b.stream<str, ostr>("in2"), [](const ostr& x, const ostr& y) { return show(x) + "+" + show(y); },
+            join_windows::of_time_difference_with_no_grace(10ms))
+        .to("out-ss");
+    t.join(b.table<str, str>("table2"), [](const str& x, const str& y) { return x + "&" + y; }).to_stream().to("out-tt");
+    harness h("dropped_records_joins", b.build());
+    h.input("table", s, s).input("table2", s, s).input("in", s, s).input("in2", s, s);
+    h.output("out-inner", s, s).output("out-left", s, s).output("out-ss", s, s).output("out-tt", s, s);
+    pipe_counted(h, "table", S("k1"), S("T1"), 1);
+    pipe_counted(h, "table", null, S("Tn"), 2);
+    pipe_counted(h, "table2", null, S("Un"), 3);
+    pipe_counted(h, "table2", S("k1"), S("U1"), 4);
+    pipe_counted(h, "in", S("k1"), S("a"), 5);
+    pipe_counted(h, "in", null, S("b"), 6);
+    pipe_counted(h, "in", S("k1"), null, 7);
+    pipe_counted(h, "in", S("k2"), S("c"), 8);
+    pipe_counted(h, "in2", S("k1"), S("d"), 9);
+    pipe_counted(h, "in2", null, S("e"), 10);
+    pipe_counted(h, "in2", S("k1"), null, 11);
+    pipe_counted(h, "table", S("k1"), null, 12);
+    h.finish();
+}
+
+TEST_CASE("forwarded_times_windows") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in").process([] { return std::make_unique<spread_processor>(); }).group_by_key();
+    auto tumbling = g.windowed_by(time_windows::of_size_with_no_grace(10ms)).count(materialized_with(serde<str>{}, serde<std::int64_t>{}));
+    show_to(tumbling, "out-tumbling");
+    const auto gap = session_windows::of_inactivity_gap_with_no_grace(5ms);
+    show_to(g.windowed_by(gap).count(), "out-session");
+    show_to(g.windowed_by(gap).aggregate([] { return str(); }, slash, [](const str&, const str& x, const str& y) { return x + "|" + y; },
+                                         materialized<>::as("spread-sessions").with_caching_disabled()),
+            "out-session-agg");
+    show_to(g.windowed_by(sliding_windows::of_time_difference_with_no_grace(5ms)).count(), "out-sliding");
+    show_to(tumbling.suppress(suppressed::until_window_closes(buffer_config::unbounded())), "out-final");
+    harness h("forwarded_times_windows", b.build());
+    h.input("in", s, s).output("out-tumbling", s, l).output("out-session", s, l).output("out-session-agg", s, s);
+    h.output("out-sliding", s, l).output("out-final", s, l);
+    pipe_counted(h, "in", S("a"), S("0,8,4"), 1);
+    pipe_counted(h, "in", S("a"), S("20,3"), 2);
+    pipe_counted(h, "in", S("b"), S("5,5,30"), 3);
+    pipe_counted(h, "in", S("a"), S("21,12,22"), 4);
+    pipe_counted(h, "in", S("a"), S("40"), 5);
+    h.finish();
+}
+
+TEST_CASE("dropped_records_more") {
+    streams_builder b;
+    auto st = b.stream<str, ostr>("in");
+    auto st2 = b.stream<str, ostr>("in2");
+    const auto w = join_windows::of_time_difference_with_no_grace(10ms);
+    auto both = [](const ostr& x, const ostr& y) { return show(x) + "+" + show(y); };
+    st.left_join(st2, both, w).to("out-left");
+    st.outer_join(st2, both, w).to("out-outer");
+    auto v = b.table<str, str>("vt", materialized<>::as(stores::persistent_versioned_key_value_store("vt-store", 10ms)));
+    v.to_stream().to("out-v");
+    v.join(b.table<str, str>("t2"), [](const str& x, const str& y) { return x + "&" + y; }).to_stream().to("out-vjoin");
+    st2.left_join(v, [](const ostr& x, const ostr& y) { return show(x) + "@" + show(y); }).to("out-stream-table");
+    harness h("dropped_records_more", b.build());
+    h.input("in", s, s).input("in2", s, s).input("vt", s, s).input("t2", s, s);
+    h.output("out-left", s, s).output("out-outer", s, s).output("out-v", s, s).output("out-vjoin", s, s).output("out-stream-table", s, s);
+    pipe_counted(h, "in", S("a"), S("x"), 1);
+    pipe_counted(h, "in", null, S("y"), 2);
+    pipe_counted(h, "in", S("a"), null, 3);
+    pipe_counted(h, "in2", S("a"), S("z"), 4);
+    pipe_counted(h, "in2", null, S("w"), 5);
+    pipe_counted(h, "in2", S("a"), null, 6);
+    pipe_counted(h, "t2", S("a"), S("T"), 7);
+    pipe_counted(h, "vt", S("a"), S("1"), 100);
+    pipe_counted(h, "vt", S("a"), S("2"), 50);
+    pipe_counted(h, "vt", S("a"), S("3"), 95);
+    pipe_counted(h, "in", S("a"), S("late"), 80);
+    pipe_counted(h, "in2", S("a"), S("q"), 101);
+    h.finish();
+}
+
+TEST_CASE("windowed_long_key_bytes") {
+    streams_builder b;
+    auto g = b.stream<std::int64_t, str>("in").group_by_key();
+    g.windowed_by(time_windows::of_size_with_no_grace(10ms)).count(materialized<>::as("long-counts")).to_stream().to("out-time");
+    g.windowed_by(session_windows::of_inactivity_gap_with_no_grace(5ms)).count().to_stream().to("out-session");
+    harness h("windowed_long_key_bytes", b.build());
+    h.input("in", l, s).output("out-time", type::x, l).output("out-session", type::x, l);
+    h.output("conformance-long-counts-changelog", type::x, type::x);
+    h.pipe("in", L(1), S("a"), 1);
+    h.pipe("in", L(258), S("b"), 3);
+    h.pipe("in", L(1), S("c"), 12);
+    h.pipe("in", L(1), S("d"), 4);
+    h.pipe("in", L(-5), S("e"), 20);
+    h.finish();
+}
+
+TEST_CASE("table_self_join") {
+    streams_builder b;
+    auto t = b.table<str, str>("in");
+    t.join(t, [](const str& x, const str& y) { return x + "=" + y; }).to_stream().to("out-inner");
+    t.left_join(t, [](const str& x, const ostr& y) { return x + "=" + show(y); }).to_stream().to("out-left");
+    t.outer_join(t, [](const ostr& x, const ostr& y) { return show(x) + "=" + show(y); }).to_stream().to("out-outer");
+    harness h("table_self_join", b.build());
+    h.input("in", s, s).output("out-inner", s, s).output("out-left", s, s).output("out-outer", s, s);
+    h.pipe("in", S("a"), S("1"), 1);
+    h.pipe("in", S("a"), S("2"), 2);
+    h.pipe("in", S("b"), S("3"), 3);
+    h.pipe("in", S("a"), null, 4);
+    h.pipe("in", S("c"), null, 5);
     h.finish();
 }
 

@@ -143,6 +143,19 @@ final class Harness {
         }
     }
 
+    /**
+     * "# dropped-records-total n": the sum of the task-level dropped-records-total metrics (records
+     * dropped by processors: null keys and values, late records, ...), as the driver counts them.
+     */
+    void dropped() {
+        double total = 0;
+        for (Map.Entry<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> e : driver.metrics().entrySet()) {
+            if (e.getKey().name().equals("dropped-records-total") && e.getKey().group().equals("stream-task-metrics"))
+                total += ((Number) e.getValue().metricValue()).doubleValue();
+        }
+        out.println("# dropped-records-total " + (long) total);
+    }
+
     void finish() {
         out.println("produced topics");
         for (String t : new TreeSet<>(driver.producedTopicNames())) out.println(t);

@@ -350,6 +350,8 @@ public final class Main {
         SuppressScenarios.register(SCENARIOS);
         CogroupScenarios.register(SCENARIOS);
         MoreScenarios.register(SCENARIOS);
+        MoreScenarios.registerDropped(SCENARIOS);
+        MoreScenarios.registerForwarded(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {

@@ -2,6 +2,7 @@ package kstreams.conformance;
 
 import static kstreams.conformance.Harness.Type.L;
 import static kstreams.conformance.Harness.Type.S;
+import static kstreams.conformance.Harness.Type.X;
 
 import java.time.Duration;
 import java.util.Map;
@@ -10,9 +11,13 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.GlobalKTable;
+import org.apache.kafka.streams.kstream.JoinWindows;
 import org.apache.kafka.streams.kstream.KGroupedStream;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.SessionWindows;
@@ -20,6 +25,10 @@ import org.apache.kafka.streams.kstream.SlidingWindows;
 import org.apache.kafka.streams.kstream.Suppressed;
 import org.apache.kafka.streams.kstream.Suppressed.BufferConfig;
 import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.WindowedSerdes;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.WindowStore;
 
@@ -200,6 +209,115 @@ final class MoreScenarios {
             h.pipe("in", "b", "t12", 12);
             h.pipe("in", "a", "t14", 14);
             h.pipe("in", "a", "t30", 30);
+            h.finish();
+        });
+    }
+
+    /** Pipes a record, then prints the drops counted so far. */
+    static void pipeCounted(Harness h, String topic, String key, String value, long ts) {
+        h.pipe(topic, key, value, ts);
+        h.dropped();
+    }
+
+    /** Null for values starting with "n", else the first letter. */
+    static String letterOrNull(String v) {
+        return v.startsWith("n") ? null : v.substring(0, 1);
+    }
+
+    static void registerDropped(Map<String, Main.Scenario> scenarios) {
+        // Records dropped and counted by joins: a table source's null keys, stream-table inner and
+        // left joins (null keys, null values), a stream-stream join, a table-table join.
+        scenarios.put("dropped_records_joins", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, String> t = b.table("table", WindowScenarios.SS);
+            KStream<String, String> s = b.stream("in", WindowScenarios.SS);
+            s.join(t, (x, y) -> x + "@" + y).to("out-inner", PSS);
+            s.leftJoin(t, (x, y) -> show(x) + "@" + show(y)).to("out-left", PSS);
+            s.join(b.stream("in2", WindowScenarios.SS), (x, y) -> x + "+" + y,
+                JoinWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(10))).to("out-ss", PSS);
+            t.join(b.table("table2", WindowScenarios.SS), (x, y) -> x + "&" + y).toStream().to("out-tt", PSS);
+            Harness h = new Harness(b.build(), out).input("table", S, S).input("table2", S, S).input("in", S, S).input("in2", S, S)
+                .output("out-inner", S, S).output("out-left", S, S).output("out-ss", S, S).output("out-tt", S, S);
+            pipeCounted(h, "table", "k1", "T1", 1);
+            pipeCounted(h, "table", null, "Tn", 2);
+            pipeCounted(h, "table2", null, "Un", 3);
+            pipeCounted(h, "table2", "k1", "U1", 4);
+            pipeCounted(h, "in", "k1", "a", 5);
+            pipeCounted(h, "in", null, "b", 6);
+            pipeCounted(h, "in", "k1", null, 7);
+            pipeCounted(h, "in", "k2", "c", 8);
+            pipeCounted(h, "in2", "k1", "d", 9);
+            pipeCounted(h, "in2", null, "e", 10);
+            pipeCounted(h, "in2", "k1", null, 11);
+            pipeCounted(h, "table", "k1", null, 12);
+            h.finish();
+        });
+
+        // More drops: left and outer stream-stream joins (null keys, null values), a stream-table
+        // left join's null value, a versioned table (a record past its history retention, an
+        // out-of-order update the join drops).
+        scenarios.put("dropped_records_more", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", WindowScenarios.SS);
+            KStream<String, String> s2 = b.stream("in2", WindowScenarios.SS);
+            JoinWindows w = JoinWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(10));
+            s.leftJoin(s2, (x, y) -> show(x) + "+" + show(y), w).to("out-left", PSS);
+            s.outerJoin(s2, (x, y) -> show(x) + "+" + show(y), w).to("out-outer", PSS);
+            KTable<String, String> v = b.table("vt", WindowScenarios.SS, VersionedScenarios.versioned("vt-store", 10));
+            v.toStream().to("out-v", PSS);
+            v.join(b.table("t2", WindowScenarios.SS), (x, y) -> x + "&" + y).toStream().to("out-vjoin", PSS);
+            s2.leftJoin(v, (x, y) -> show(x) + "@" + show(y)).to("out-stream-table", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("in2", S, S).input("vt", S, S).input("t2", S, S)
+                .output("out-left", S, S).output("out-outer", S, S).output("out-v", S, S).output("out-vjoin", S, S)
+                .output("out-stream-table", S, S);
+            pipeCounted(h, "in", "a", "x", 1);
+            pipeCounted(h, "in", null, "y", 2);
+            pipeCounted(h, "in", "a", null, 3);
+            pipeCounted(h, "in2", "a", "z", 4);
+            pipeCounted(h, "in2", null, "w", 5);
+            pipeCounted(h, "in2", "a", null, 6);
+            pipeCounted(h, "t2", "a", "T", 7);
+            pipeCounted(h, "vt", "a", "1", 100);
+            pipeCounted(h, "vt", "a", "2", 50);
+            pipeCounted(h, "vt", "a", "3", 95);
+            pipeCounted(h, "in", "a", "late", 80);
+            pipeCounted(h, "in2", "a", "q", 101);
+            h.finish();
+        });
+
+        // Long keys through a time-windowed count (named, its changelog's bytes shown) and a
+        // session count, written with Kafka's windowed serdes: the windowed key bytes.
+        scenarios.put("windowed_long_key_bytes", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<Long, String> g = b.stream("in", Consumed.with(Serdes.Long(), Serdes.String())).groupByKey();
+            g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10))).count(Materialized.as("long-counts")).toStream()
+                .to("out-time", org.apache.kafka.streams.kstream.Produced.with(WindowedSerdes.timeWindowedSerdeFrom(Long.class, 10), Serdes.Long()));
+            g.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(5))).count().toStream()
+                .to("out-session", org.apache.kafka.streams.kstream.Produced.with(WindowedSerdes.sessionWindowedSerdeFrom(Long.class), Serdes.Long()));
+            Harness h = new Harness(b.build(), out).input("in", L, S).output("out-time", X, L).output("out-session", X, L)
+                .output("conformance-long-counts-changelog", X, X);
+            h.pipe("in", 1L, "a", 1);
+            h.pipe("in", 258L, "b", 3);
+            h.pipe("in", 1L, "c", 12);
+            h.pipe("in", 1L, "d", 4);
+            h.pipe("in", -5L, "e", 20);
+            h.finish();
+        });
+
+        // A table joined with itself: inner, left and outer (each update reaches both sides).
+        scenarios.put("table_self_join", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, String> t = b.table("in", WindowScenarios.SS);
+            t.join(t, (x, y) -> x + "=" + y).toStream().to("out-inner", PSS);
+            t.leftJoin(t, (x, y) -> x + "=" + show(y)).toStream().to("out-left", PSS);
+            t.outerJoin(t, (x, y) -> show(x) + "=" + show(y)).toStream().to("out-outer", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-inner", S, S).output("out-left", S, S)
+                .output("out-outer", S, S);
+            h.pipe("in", "a", "1", 1);
+            h.pipe("in", "a", "2", 2);
+            h.pipe("in", "b", "3", 3);
+            h.pipe("in", "a", null, 4);
+            h.pipe("in", "c", null, 5);
             h.finish();
         });
     }
