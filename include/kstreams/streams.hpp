@@ -89,11 +89,12 @@ struct streams_config {
     /// The error handlers (processing.exception.handler, handlers of your own as functions) and the
     /// dead-letter queue (errors.deadletterqueue.topic.name); see error_handlers.hpp.
     error_handling_config errors;
-    /// Bound on start-up calls to the cluster (metadata, topic creation) and on restoration stalls.
+    /// Bound on each start-up call to the cluster (metadata, topic creation) and on restoration
+    /// stalls. How long start() waits for a cluster that does not answer is task_timeout.
     std::chrono::milliseconds startup_timeout{30000};
     /// How long a stream thread keeps going while the cluster does not answer ("task.timeout.ms",
     /// Kafka's default): producer deliveries and flushes, offset commits (retried at each commit
-    /// meanwhile). Past it the thread fails with a streams_error saying what did not answer, and
+    /// meanwhile); and how long the app looks for a cluster that does not answer at start. Past it the thread fails with a streams_error saying what did not answer, and
     /// the uncaught exception handler decides (ERROR by default); a cluster back within it goes on.
     std::chrono::milliseconds task_timeout{300000};
     /// Partitions of topics the app creates on the embedded cluster (sources and sinks it is
@@ -169,10 +170,14 @@ public:
     kafka_streams(const kafka_streams&) = delete;
     kafka_streams& operator=(const kafka_streams&) = delete;
 
-    /// Checks the cluster (reachable, source topics exist and are co-partitioned), creates the
-    /// internal topics and starts the stream threads. On a failure the state becomes `error` and
-    /// a streams_error naming the broker or topic is thrown. Returns without waiting for the
-    /// first assignment; see wait_until().
+    /// Starts the app: the state becomes `rebalancing` and start() returns, as Kafka's, while the
+    /// cluster is found in the background (it may come up later), checked (source topics exist
+    /// and are co-partitioned) and the internal topics created, then the stream threads join the
+    /// group; see wait_until(). A cluster unreachable for task.timeout.ms, or a check that fails,
+    /// goes to the uncaught exception handler (replace_thread tries again) and otherwise to
+    /// `error` (error() says why, naming the broker or topic). On the embedded cluster, or with
+    /// global stores (restored before start() returns, as Kafka's), start() does that work itself
+    /// and throws a streams_error on a failure (the state becomes `error`).
     void start();
     /// Stops the stream threads: finishes in-flight work, commits, closes stores and writes
     /// checkpoints. Returns false if the threads did not stop within `timeout`.

@@ -16,13 +16,21 @@ topic_admin::topic_admin(const std::map<std::string, std::string>& settings, std
     client_ = make_client(RD_KAFKA_PRODUCER, make_conf(settings, "admin client"), "admin client");
 }
 
+bool topic_admin::reachable(std::chrono::milliseconds wait) {
+    const rd_kafka_metadata_t* md = nullptr;
+    // Brokers only (no topic asked for): the cheapest request a broker answers.
+    const rd_kafka_resp_err_t err = rd_kafka_metadata(client_.get(), 0, nullptr, &md, static_cast<int>(wait.count()));
+    if (md) rd_kafka_metadata_destroy(md);
+    return err == RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
 const std::map<std::string, std::int32_t>& topic_admin::partition_counts(bool refresh) {
     if (loaded_ && !refresh) return counts_;
     const rd_kafka_metadata_t* md = nullptr;
     const rd_kafka_resp_err_t err =
         rd_kafka_metadata(client_.get(), 1, nullptr, &md, static_cast<int>(timeout_.count()));
     if (err)
-        throw streams_error("could not reach the Kafka cluster at bootstrap.servers=" + bootstrap_ + " within " +
+        throw cluster_unreachable("could not reach the Kafka cluster at bootstrap.servers=" + bootstrap_ + " within " +
                             std::to_string(timeout_.count()) + " ms: " + rd_kafka_err2str(err));
     counts_.clear();
     leaderless_.clear();
@@ -73,7 +81,11 @@ void topic_admin::create_topics(const std::vector<topic_spec>& topics) {
         rd_kafka_AdminOptions_destroy(opts);
         for (auto* n : new_topics) rd_kafka_NewTopic_destroy(n);
         event_ptr ev(rd_kafka_queue_poll(q.get(), static_cast<int>(timeout_.count()) + 1000));
-        if (!ev) throw streams_error("creating internal topics timed out at bootstrap.servers=" + bootstrap_);
+        if (!ev) throw cluster_unreachable("creating internal topics timed out at bootstrap.servers=" + bootstrap_);
+        if (const rd_kafka_resp_err_t e = rd_kafka_event_error(ev.get());
+            e == RD_KAFKA_RESP_ERR__TIMED_OUT || e == RD_KAFKA_RESP_ERR__TRANSPORT)
+            throw cluster_unreachable("could not create topics at bootstrap.servers=" + bootstrap_ + ": " +
+                                      rd_kafka_event_error_string(ev.get()));
         if (rd_kafka_event_error(ev.get()))
             throw streams_error("could not create topics at bootstrap.servers=" + bootstrap_ + ": " +
                                 rd_kafka_event_error_string(ev.get()));

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <kstreams/error.hpp>
+
 #include "lib/kafka/rd.hpp"
 
 namespace kstreams {
@@ -25,6 +27,13 @@ struct topic_spec {
     std::map<std::string, std::string> config;
 };
 
+/// The cluster did not answer within the timeout (as opposed to answering with an error): worth
+/// trying again while the cluster may still come up.
+class cluster_unreachable : public streams_error {
+public:
+    using streams_error::streams_error;
+};
+
 class topic_admin {
 public:
     /// `settings` are librdkafka settings (bootstrap.servers included); `embedded` is the embedded
@@ -32,12 +41,15 @@ public:
     topic_admin(const std::map<std::string, std::string>& settings, std::chrono::milliseconds timeout,
                 embedded_cluster* embedded);
 
-    /// Partition counts of every topic of the cluster. Throws streams_error naming the bootstrap
-    /// servers when the cluster cannot be reached within the timeout.
+    /// Whether a broker of the cluster answers a metadata request within `wait`.
+    bool reachable(std::chrono::milliseconds wait);
+    /// Partition counts of every topic of the cluster. Throws cluster_unreachable naming the
+    /// bootstrap servers when the cluster cannot be reached within the timeout.
     const std::map<std::string, std::int32_t>& partition_counts(bool refresh = false);
     std::optional<std::int32_t> partition_count(const std::string& topic);
     /// Creates the topics that do not exist yet and waits until they are visible; throws
-    /// streams_error naming a topic that could not be created.
+    /// streams_error naming a topic that could not be created (cluster_unreachable when the
+    /// cluster did not answer).
     void create_topics(const std::vector<topic_spec>& topics);
 
 private:

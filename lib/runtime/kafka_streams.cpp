@@ -1,10 +1,12 @@
 #include <kstreams/streams.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 #include <boost/asio/thread_pool.hpp>
 
@@ -48,6 +50,7 @@ struct kafka_streams::impl {
     std::unique_ptr<topology> owned;  ///< the topology, when the app was given it to keep
     const topology& topo;
     std::unique_ptr<embedded_cluster> own_cluster;  // destroyed after the threads
+    embedded_cluster* cluster = nullptr;  ///< the embedded cluster the app runs on, if any
     /// num.stream.threads OS threads, shared by all stream threads and their tasks (stream_thread.hpp).
     std::unique_ptr<boost::asio::thread_pool> pool;
     /// Blocking calls of the stream threads (app_context::blocking).
@@ -60,6 +63,11 @@ struct kafka_streams::impl {
     mutable std::condition_variable changed;
     streams_state state = streams_state::created;
     std::set<int> rebalancing;
+    /// start()'s work on a real cluster (run_startup); `starting` while it runs.
+    std::thread starter;
+    bool starting = false;
+    /// ctx.plan is written (start()'s work may still be finding the cluster until then).
+    std::atomic<bool> planned{false};
     std::exception_ptr first_error;
     std::mutex listener_mutex;
     state_listener listener;
@@ -215,14 +223,16 @@ struct kafka_streams::impl {
     void start_thread(int index) {
         auto t = std::make_unique<detail::stream_thread>(
             ctx, index, pool->get_executor(), [this](detail::stream_thread& th, std::exception_ptr e) { thread_exited(th, e); });
+        detail::stream_thread& started = *t;
         {
+            // Listed before it starts, so that a close() from now on stops it.
             std::lock_guard lock(mutex);
+            if (stopping_locked()) return;
             rebalancing.insert(index);
             ++live_threads;
+            threads.push_back(std::move(t));
         }
-        t->start();
-        std::lock_guard lock(mutex);
-        threads.push_back(std::move(t));
+        started.start();
     }
 
     /// Runs on the exiting thread.
@@ -289,6 +299,205 @@ struct kafka_streams::impl {
         if (last) set_state(streams_state::error);
     }
 
+    /// Everything start() does without the cluster: the clients' settings, the embedded cluster,
+    /// the process id. Throws what is wrong.
+    void configure() {
+        const auto& cfg = ctx.config;
+        if (is_embedded(cfg.bootstrap_servers)) {
+            own_cluster = std::make_unique<embedded_cluster>(1);
+            cluster = own_cluster.get();
+            bootstrap = cluster->bootstrap_servers();
+        } else {
+            bootstrap = cfg.bootstrap_servers;
+            cluster = embedded_cluster::find(bootstrap);
+        }
+        ctx.embedded = cluster != nullptr;
+        const bool eos = cfg.guarantee == processing_guarantee::exactly_once_v2;
+        if (eos && cluster)
+            throw streams_error("processing.guarantee=exactly_once_v2 needs a real Kafka cluster: the embedded "
+                                "cluster (librdkafka's mock cluster) has no transactions that read_committed "
+                                "consumers can rely on");
+        ctx.rocksdb = std::make_shared<state::rocksdb_shared>(cfg.rocksdb);
+        const auto common = common_settings();
+        ctx.consumer_settings = merged(merged({{"partition.assignment.strategy", "range"},
+                                               {"auto.offset.reset", "earliest"},
+                                               {"isolation.level", "read_uncommitted"},
+                                               {"max.poll.interval.ms", "300000"}},
+                                              common),
+                                       cfg.consumer);
+        ctx.consumer_settings["group.id"] = cfg.application_id;
+        ctx.consumer_settings["enable.auto.commit"] = "false";
+        ctx.consumer_settings["enable.auto.offset.store"] = "false";
+        ctx.consumer_settings["partition.assignment.strategy"] = "range";
+        ctx.restore_settings = merged(common, cfg.consumer);
+        ctx.restore_settings.erase("group.instance.id");
+        ctx.restore_settings["group.id"] = cfg.application_id + "-restore";
+        ctx.restore_settings["enable.auto.commit"] = "false";
+        ctx.restore_settings["enable.partition.eof"] = "true";
+        ctx.restore_settings["auto.offset.reset"] = "earliest";
+        if (eos) {
+            // Kafka Streams' overrides under exactly-once: consumers see only committed records
+            // (inputs, repartition topics, changelogs while restoring); the producers are
+            // idempotent and transactional (transaction.timeout.ms 10 s unless set).
+            ctx.consumer_settings["isolation.level"] = "read_committed";
+            ctx.restore_settings["isolation.level"] = "read_committed";
+        }
+        ctx.producer_settings = merged(merged({{"partitioner", "murmur2_random"},
+                                               {"enable.idempotence", "true"},
+                                               {"linger.ms", "100"}},
+                                              common),
+                                       cfg.producer);
+        if (eos) {
+            ctx.producer_settings["enable.idempotence"] = "true";
+            ctx.producer_settings.try_emplace("transaction.timeout.ms", "10000");
+            bool persistent = false;
+            for (const auto& s : topo.model().stores)
+                if (!s.global && s.builder->build()->persistent()) persistent = true;
+            ctx.process_id = detail::load_process_id(
+                cfg.state_dir.empty() ? std::filesystem::path() : cfg.state_dir / cfg.application_id, persistent);
+            KSTREAMS_LOG(info, "stream-client " + cfg.application_id + ": exactly_once_v2, process id " +
+                                   ctx.process_id);
+        }
+        if (!cfg.sink_bootstrap_servers.empty()) {
+            ctx.sink_producer_settings = ctx.producer_settings;
+            (*ctx.sink_producer_settings)["bootstrap.servers"] =
+                is_embedded(cfg.sink_bootstrap_servers) ? bootstrap : cfg.sink_bootstrap_servers;
+        }
+        hosts = std::make_unique<detail::host_directory>(merged(common, cfg.admin), cfg.application_id,
+                                                         cfg.application_server, cluster != nullptr,
+                                                         std::chrono::milliseconds(5000));
+        ctx.hosts = hosts.get();
+    }
+
+    /// Not running any more, or on its way out (under `mutex`).
+    bool stopping_locked() const {
+        return state == streams_state::pending_shutdown || state == streams_state::not_running ||
+               state == streams_state::pending_error || state == streams_state::error;
+    }
+
+    bool stopping() const {
+        std::lock_guard lock(mutex);
+        return stopping_locked();
+    }
+
+    /// Waits up to `d` or until the app stops; whether it is stopping.
+    bool pause_unless_stopping(std::chrono::milliseconds d) {
+        std::unique_lock lock(mutex);
+        return changed.wait_for(lock, d, [this] { return stopping_locked(); });
+    }
+
+    /// Checks the cluster (source topics exist and are co-partitioned) and creates the internal
+    /// topics, waiting for the cluster to answer for up to task.timeout.ms from the first try (each
+    /// call bounded by startup_timeout). Throws streams_error naming the bootstrap servers and the
+    /// bound when the cluster never answered; false if the app stopped meanwhile.
+    bool connect_and_plan() {
+        const auto& cfg = ctx.config;
+        kafka::topic_admin admin(merged(common_settings(), cfg.admin), cfg.startup_timeout, cluster);
+        const auto since = std::chrono::steady_clock::now();
+        const auto deadline = since + cfg.task_timeout;
+        auto last_warning = since;
+        for (;;) {
+            try {
+                // Probing in short calls keeps close() prompt while the cluster is away.
+                while (!cluster && !admin.reachable(std::clamp<std::chrono::milliseconds>(
+                                       std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           deadline - std::chrono::steady_clock::now()),
+                                       std::chrono::milliseconds(1), std::chrono::milliseconds(1000)))) {
+                    if (stopping()) return false;
+                    const auto now = std::chrono::steady_clock::now();
+                    if (now >= deadline) throw kafka::cluster_unreachable("no broker answered");
+                    if (now - last_warning >= std::chrono::seconds(10)) {
+                        last_warning = now;
+                        KSTREAMS_LOG(warn, "stream-client " + cfg.application_id +
+                                               ": waiting for the Kafka cluster at bootstrap.servers=" + bootstrap +
+                                               " to answer (" +
+                                               std::to_string(std::chrono::duration_cast<std::chrono::seconds>(now - since).count()) +
+                                               " s so far, task.timeout.ms=" + std::to_string(cfg.task_timeout.count()) + ")");
+                    }
+                }
+                ctx.plan = detail::plan_topics(
+                    topo.model(), groups, admin,
+                    {cfg.application_id, cfg.replication_factor, own_cluster != nullptr, cfg.embedded_partitions,
+                     cfg.sink_bootstrap_servers.empty() && cluster == nullptr, cfg.errors.dead_letter_queue_topic});
+                planned = true;
+                return true;
+            } catch (const kafka::cluster_unreachable& e) {
+                if (std::chrono::steady_clock::now() >= deadline)
+                    throw streams_error("could not reach the Kafka cluster at bootstrap.servers=" + bootstrap +
+                                        " within task.timeout.ms (" + std::to_string(cfg.task_timeout.count()) +
+                                        " ms): " + e.what());
+                KSTREAMS_LOG(warn, "stream-client " + cfg.application_id + ": " + e.what() + "; trying again");
+                if (pause_unless_stopping(std::chrono::milliseconds(200))) return false;
+            }
+        }
+    }
+
+    /// After a failure at start: the error state, said in the log.
+    void failed_to_start(std::exception_ptr e) {
+        fail(e);
+        set_state(streams_state::error);
+        try {
+            std::rethrow_exception(e);
+        } catch (const std::exception& ex) {
+            KSTREAMS_LOG(error, "stream-client " + ctx.config.application_id + ": " + ex.what());
+        } catch (...) {
+        }
+    }
+
+    /// start()'s work on a real cluster without global stores, on a thread of its own while the app
+    /// is REBALANCING, as Kafka's stream threads find the cluster after start() returned. A failure
+    /// is told to the uncaught exception handler as a stream thread's would be: replace_thread
+    /// tries again (a new bound), else the app goes to ERROR.
+    void run_startup() {
+        for (;;) {
+            std::exception_ptr e;
+            try {
+                if (connect_and_plan()) start_threads();
+            } catch (...) {
+                e = std::current_exception();
+            }
+            if (!e) break;
+            if (stopping()) {
+                std::lock_guard lock(mutex);
+                if (!first_error) first_error = e;
+                break;
+            }
+            exception_handler h;
+            {
+                std::lock_guard lock(mutex);
+                h = handler;
+            }
+            auto response = uncaught_exception_response::shutdown_client;
+            if (h) {
+                try {
+                    response = h(e);
+                } catch (...) {
+                }
+            }
+            if (response != uncaught_exception_response::replace_thread) {
+                failed_to_start(e);
+                break;
+            }
+            try {
+                std::rethrow_exception(e);
+            } catch (const std::exception& ex) {
+                KSTREAMS_LOG(warn, "stream-client " + ctx.config.application_id + ": " + ex.what() +
+                                       "; the uncaught exception handler said replace_thread: trying again");
+            } catch (...) {
+            }
+            if (pause_unless_stopping(std::chrono::milliseconds(1000))) break;
+        }
+        {
+            std::lock_guard lock(mutex);
+            starting = false;
+        }
+        changed.notify_all();
+    }
+
+    void start_threads() {
+        for (int i = 0; i < ctx.config.num_stream_threads; ++i) start_thread(i);
+    }
+
     void start() {
         {
             std::lock_guard lock(mutex);
@@ -296,86 +505,9 @@ struct kafka_streams::impl {
                 throw std::logic_error("kafka_streams::start() may be called only once, in state CREATED");
         }
         try {
-            const auto& cfg = ctx.config;
-            embedded_cluster* cluster = nullptr;
-            if (is_embedded(cfg.bootstrap_servers)) {
-                own_cluster = std::make_unique<embedded_cluster>(1);
-                cluster = own_cluster.get();
-                bootstrap = cluster->bootstrap_servers();
-            } else {
-                bootstrap = cfg.bootstrap_servers;
-                cluster = embedded_cluster::find(bootstrap);
-            }
-            ctx.embedded = cluster != nullptr;
-            const bool eos = cfg.guarantee == processing_guarantee::exactly_once_v2;
-            if (eos && cluster)
-                throw streams_error("processing.guarantee=exactly_once_v2 needs a real Kafka cluster: the embedded "
-                                    "cluster (librdkafka's mock cluster) has no transactions that read_committed "
-                                    "consumers can rely on");
-            ctx.rocksdb = std::make_shared<state::rocksdb_shared>(cfg.rocksdb);
-            const auto common = common_settings();
-            ctx.consumer_settings = merged(merged({{"partition.assignment.strategy", "range"},
-                                                   {"auto.offset.reset", "earliest"},
-                                                   {"isolation.level", "read_uncommitted"},
-                                                   {"max.poll.interval.ms", "300000"}},
-                                                  common),
-                                           cfg.consumer);
-            ctx.consumer_settings["group.id"] = cfg.application_id;
-            ctx.consumer_settings["enable.auto.commit"] = "false";
-            ctx.consumer_settings["enable.auto.offset.store"] = "false";
-            ctx.consumer_settings["partition.assignment.strategy"] = "range";
-            ctx.restore_settings = merged(common, cfg.consumer);
-            ctx.restore_settings.erase("group.instance.id");
-            ctx.restore_settings["group.id"] = cfg.application_id + "-restore";
-            ctx.restore_settings["enable.auto.commit"] = "false";
-            ctx.restore_settings["enable.partition.eof"] = "true";
-            ctx.restore_settings["auto.offset.reset"] = "earliest";
-            if (eos) {
-                // Kafka Streams' overrides under exactly-once: consumers see only committed records
-                // (inputs, repartition topics, changelogs while restoring); the producers are
-                // idempotent and transactional (transaction.timeout.ms 10 s unless set).
-                ctx.consumer_settings["isolation.level"] = "read_committed";
-                ctx.restore_settings["isolation.level"] = "read_committed";
-            }
-            ctx.producer_settings = merged(merged({{"partitioner", "murmur2_random"},
-                                                   {"enable.idempotence", "true"},
-                                                   {"linger.ms", "100"}},
-                                                  common),
-                                           cfg.producer);
-            if (eos) {
-                ctx.producer_settings["enable.idempotence"] = "true";
-                ctx.producer_settings.try_emplace("transaction.timeout.ms", "10000");
-                bool persistent = false;
-                for (const auto& s : topo.model().stores)
-                    if (!s.global && s.builder->build()->persistent()) persistent = true;
-                ctx.process_id = detail::load_process_id(
-                    cfg.state_dir.empty() ? std::filesystem::path() : cfg.state_dir / cfg.application_id, persistent);
-                KSTREAMS_LOG(info, "stream-client " + cfg.application_id + ": exactly_once_v2, process id " +
-                                       ctx.process_id);
-            }
-            if (!cfg.sink_bootstrap_servers.empty()) {
-                ctx.sink_producer_settings = ctx.producer_settings;
-                (*ctx.sink_producer_settings)["bootstrap.servers"] =
-                    is_embedded(cfg.sink_bootstrap_servers) ? bootstrap : cfg.sink_bootstrap_servers;
-            }
-            hosts = std::make_unique<detail::host_directory>(merged(common, cfg.admin), cfg.application_id,
-                                                             cfg.application_server, cluster != nullptr,
-                                                             std::chrono::milliseconds(5000));
-            ctx.hosts = hosts.get();
-            kafka::topic_admin admin(merged(common, cfg.admin), cfg.startup_timeout, cluster);
-            ctx.plan = detail::plan_topics(topo.model(), groups, admin,
-                                           {cfg.application_id, cfg.replication_factor, own_cluster != nullptr,
-                                            cfg.embedded_partitions, cfg.sink_bootstrap_servers.empty() && cluster == nullptr,
-                                            cfg.errors.dead_letter_queue_topic});
+            configure();
         } catch (...) {
-            auto e = std::current_exception();
-            fail(e);
-            set_state(streams_state::error);
-            try {
-                std::rethrow_exception(e);
-            } catch (const std::exception& ex) {
-                KSTREAMS_LOG(error, "stream-client " + ctx.config.application_id + ": " + ex.what());
-            }
+            failed_to_start(std::current_exception());
             throw;
         }
         set_state(streams_state::rebalancing);
@@ -391,31 +523,41 @@ struct kafka_streams::impl {
                 throw;
             }
         }
-        if (groups.has_global()) {
-            // As Kafka's KafkaStreams.start(): the global stores are restored before it returns
-            // and before any stream thread processes.
-            {
-                std::lock_guard lock(mutex);  // restoration_progress() reads it while start() restores
-                global = std::make_unique<detail::global_thread>(ctx, [this](std::exception_ptr e) { global_died(e); });
-            }
-            ctx.global_store = [this](std::string_view name) { return global->find_store(name); };
-            ctx.global_lock = &global->lock();
-            try {
-                global->start();
-            } catch (...) {
-                auto e = std::current_exception();
-                fail(e);
-                set_state(streams_state::error);
-                throw;
-            }
-        }
         pool = std::make_unique<boost::asio::thread_pool>(static_cast<std::size_t>(ctx.config.num_stream_threads));
         workers = std::make_unique<boost::asio::thread_pool>(2);
         ctx.blocking = workers->get_executor();
-        for (int i = 0; i < ctx.config.num_stream_threads; ++i) start_thread(i);
         if (metrics_to)
             reporter = std::make_unique<detail::metrics_reporter>(
                 metrics_to, [this] { return summed_metrics(); }, metrics_interval);
+        if (!cluster && !groups.has_global()) {
+            // A real cluster: start() returns in REBALANCING while the cluster is found (it may not
+            // be up yet), as Kafka's.
+            {
+                std::lock_guard lock(mutex);
+                starting = true;
+            }
+            starter = std::thread([this] { run_startup(); });
+            return;
+        }
+        // The embedded cluster is in this process: its topics are there when start() returns.
+        // Global stores: as Kafka's KafkaStreams.start(), they are restored before it returns (and
+        // before any stream thread processes), and what fails there is thrown here.
+        try {
+            if (!connect_and_plan()) return;
+            if (groups.has_global()) {
+                {
+                    std::lock_guard lock(mutex);  // restoration_progress() reads it while start() restores
+                    global = std::make_unique<detail::global_thread>(ctx, [this](std::exception_ptr e) { global_died(e); });
+                }
+                ctx.global_store = [this](std::string_view name) { return global->find_store(name); };
+                ctx.global_lock = &global->lock();
+                global->start();
+            }
+        } catch (...) {
+            failed_to_start(std::current_exception());
+            throw;
+        }
+        start_threads();
     }
 
     bool close(std::chrono::milliseconds timeout) {
@@ -424,15 +566,19 @@ struct kafka_streams::impl {
             if (state == streams_state::not_running) return true;
         }
         set_state(streams_state::pending_shutdown);
-        std::vector<detail::stream_thread*> all;
-        {
-            std::lock_guard lock(mutex);
-            for (auto& t : threads) all.push_back(t.get());
-            for (auto& t : retired) all.push_back(t.get());
-        }
         const auto now = std::chrono::steady_clock::now();
         const auto deadline = timeout >= std::chrono::hours(24 * 365) ? std::chrono::steady_clock::time_point::max()
                                                                        : now + timeout;
+        std::vector<detail::stream_thread*> all;
+        {
+            // start()'s work still finding the cluster gives up (it starts no thread from now on).
+            std::unique_lock lock(mutex);
+            const auto started = [this] { return !starting; };
+            if (deadline == std::chrono::steady_clock::time_point::max()) changed.wait(lock, started);
+            else if (!changed.wait_until(lock, deadline, started)) return false;
+            for (auto& t : threads) all.push_back(t.get());
+            for (auto& t : retired) all.push_back(t.get());
+        }
         // The threads bound their own shutdown (flushes) by it, so they end soon after it too.
         for (auto* t : all) t->request_stop(deadline);
         bool ok = true;
@@ -465,6 +611,7 @@ kafka_streams::~kafka_streams() {
     } catch (const std::exception& e) {
         KSTREAMS_LOG(error, std::string("closing the streams app: ") + e.what());
     }
+    if (impl_->starter.joinable()) impl_->starter.join();
     impl_->reporter.reset();
     // Threads are joined by their destructors before the embedded cluster goes.
     impl_->threads.clear();
@@ -661,6 +808,14 @@ key_query_metadata kafka_streams::query_metadata_for_partition(
     const auto members = impl_->hosts->members();
     const std::string& server = impl_->ctx.config.application_server;
     const host_info self = server.empty() ? host_info::unavailable() : host_info::parse(server);
+    if (!members && !impl_->planned) {
+        // The cluster not found yet: no partition count to place the key by.
+        const auto& stores = impl_->topo.model().stores;
+        if (std::none_of(stores.begin(), stores.end(), [&](const auto& d) { return d.builder->name() == store; }))
+            throw unknown_state_store_error("Cannot get metadata for state store " + store +
+                                            " because no such store is registered in the topology.");
+        return key_query_metadata::not_available();
+    }
     if (!members) {
         // Still tells an unknown name apart from an assignment not known yet.
         detail::key_metadata(impl_->ctx, {}, store, self, [](std::int32_t) { return 0; });

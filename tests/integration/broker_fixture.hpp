@@ -57,6 +57,19 @@ inline streams_config broker_config(const std::string& app_id, const std::filesy
     return c;
 }
 
+/// Starts `app`, which must fail (on a real cluster start() returns and the app reaches ERROR, as
+/// Kafka's): the message of its error, or "" if it did not reach ERROR within a minute.
+inline std::string start_error(kafka_streams& app) {
+    app.start();
+    if (!app.wait_until(streams_state::error, std::chrono::seconds(60)) || !app.error()) return {};
+    try {
+        std::rethrow_exception(app.error());
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
+}
+
 /// The latest value per key of a topic, read until it equals `expected` or `timeout` passes.
 template <class V>
 std::map<std::string, V> read_until_latest_equals(topic_reader& reader, const std::map<std::string, V>& expected,

@@ -1,12 +1,15 @@
 // Broker outages on the real broker: the broker process stops mid-run and starts again on the same
 // data and address (scripts/kafka-broker pause / resume). Within task.timeout.ms the app goes on and
-// loses nothing; past it the app reaches ERROR naming what did not answer. And a dead address at
-// start is an error within startup_timeout. Never a silent hang.
+// loses nothing; past it the app reaches ERROR naming what did not answer. At start, the same:
+// start() returns in REBALANCING, and the app runs once the broker is up, or reaches ERROR naming
+// the bootstrap servers when it is not up within task.timeout.ms. Never a silent hang.
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <mutex>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include <kstreams/dsl/streams_builder.hpp>
 #include <kstreams/error.hpp>
@@ -107,17 +110,89 @@ TEST_CASE("the broker stays down longer than task.timeout.ms: the app reaches ER
     CHECK(app.close(60s));
 }
 
-TEST_CASE("a dead address at start is an error within startup_timeout, not a hang") {
+TEST_CASE("the app starts while the broker is down: REBALANCING until it is back, then RUNNING and every result") {
+    if (!controllable()) return;
+    const auto in = test::unique("outage-in"), out = test::unique("outage-out");
+    test::create_topics({{in, 2}, {out, 1}});
+    std::atomic<bool> hold{false};
+    auto cfg = test::broker_config(test::unique("outage-start"), test::temp_state_dir("outage-start"));
+    cfg.task_timeout = 120s;
+    kafka_streams app(held_pass_through(in, out, hold), cfg);
+    {
+        outage down;
+        const auto before = std::chrono::steady_clock::now();
+        app.start();  // as Kafka's: start() needs no cluster
+        CHECK(std::chrono::steady_clock::now() - before < 2s);
+        CHECK(app.state() == streams_state::rebalancing);
+        std::this_thread::sleep_for(3s);
+        CHECK(app.state() == streams_state::rebalancing);
+        CHECK(app.error() == nullptr);
+    }
+    REQUIRE(app.wait_until(streams_state::running, 90s));
+    test::topic_writer writer(test::broker());
+    for (int i = 0; i < 20; ++i) writer.send(in, "k" + std::to_string(i), "v" + std::to_string(i));
+    writer.flush();
+    test::topic_reader reader(test::broker(), {out});
+    CHECK(read_values(reader, 20, 60s).size() == 20);
+    CHECK(app.error() == nullptr);
+    CHECK(app.close(60s));
+}
+
+TEST_CASE("the broker stays down past task.timeout.ms at start: ERROR within the bound, naming the bootstrap servers") {
+    if (!controllable()) return;
+    const auto in = test::unique("outage-in"), out = test::unique("outage-out");
+    test::create_topics({{in, 1}, {out, 1}});
+    std::atomic<bool> hold{false};
+    auto cfg = test::broker_config(test::unique("outage-never"), test::temp_state_dir("outage-never"));
+    cfg.task_timeout = 4s;
+    kafka_streams app(held_pass_through(in, out, hold), cfg);
+    std::mutex m;
+    std::vector<streams_state> states;
+    app.set_state_listener([&](streams_state now, streams_state) {
+        std::lock_guard lock(m);
+        states.push_back(now);
+    });
+    std::exception_ptr handled;
+    app.set_uncaught_exception_handler([&](std::exception_ptr e) {
+        std::lock_guard lock(m);
+        handled = e;
+        return uncaught_exception_response::shutdown_client;
+    });
+    outage down;
+    const auto before = std::chrono::steady_clock::now();
+    app.start();
+    CHECK(app.state() == streams_state::rebalancing);
+    CHECK(app.wait_until(streams_state::error, 60s));
+    const auto took = std::chrono::steady_clock::now() - before;
+    CHECK(took >= 4s);
+    CHECK(took < 30s);
+    REQUIRE(app.error() != nullptr);
+    try {
+        std::rethrow_exception(app.error());
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        CHECK_MESSAGE(what.find("bootstrap.servers=" + test::broker() + " within task.timeout.ms (4000 ms)") !=
+                          std::string::npos,
+                      what);
+    }
+    CHECK(app.close(30s));
+    std::lock_guard lock(m);
+    CHECK(handled == app.error());
+    CHECK(states == std::vector{streams_state::rebalancing, streams_state::pending_error, streams_state::error});
+}
+
+TEST_CASE("a dead address at start: start() returns, the app reaches ERROR within task.timeout.ms, not a hang") {
     auto cfg = test::broker_config(test::unique("dead-address"), test::temp_state_dir("dead-address"));
     cfg.bootstrap_servers = "127.0.0.1:1";
-    cfg.startup_timeout = 3s;
+    cfg.task_timeout = 3s;
     streams_builder b;
     b.stream<std::string, std::string>("anything").to("elsewhere");
     kafka_streams app(b.build(), cfg);
     const auto before = std::chrono::steady_clock::now();
-    CHECK_THROWS_AS(app.start(), streams_error);
+    const auto error = test::start_error(app);
     CHECK(std::chrono::steady_clock::now() - before < 20s);
     CHECK(app.state() == streams_state::error);
+    CHECK_MESSAGE(error.find("bootstrap.servers=127.0.0.1:1 within task.timeout.ms (3000 ms)") != std::string::npos, error);
 }
 
 /// Stops the broker from answering (SIGSTOP: its sockets stay open) for the guard's life.

@@ -79,17 +79,112 @@ KSTREAMS_CO_TEST_CASE("word count runs on the embedded cluster, and the state li
     CHECK(seen.back() == streams_state::not_running);
 }
 
-TEST_CASE("an unreachable broker is a clear error and the error state, not a hang") {
+namespace {
+
+/// What an app told its state listener and its uncaught exception handler.
+struct told {
+    std::mutex m;
+    std::vector<streams_state> states;
+    int handled = 0;
+
+    void listen(kafka_streams& app, uncaught_exception_response first, uncaught_exception_response then) {
+        app.set_state_listener([this](streams_state now, streams_state) {
+            std::lock_guard lock(m);
+            states.push_back(now);
+        });
+        app.set_uncaught_exception_handler([this, first, then](std::exception_ptr) {
+            std::lock_guard lock(m);
+            return handled++ == 0 ? first : then;
+        });
+    }
+};
+
+std::string what(std::exception_ptr e) {
+    try {
+        std::rethrow_exception(e);
+    } catch (const std::exception& ex) {
+        return ex.what();
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("an unreachable broker: start() returns in REBALANCING, then ERROR within task.timeout.ms naming it") {
     auto topo = test::word_count_topology("in", "out");
     auto cfg = embedded_config("unreachable");
     cfg.bootstrap_servers = "127.0.0.1:1";
-    cfg.startup_timeout = 2s;
+    cfg.task_timeout = 2s;
+    told t;  // outlives the app, whose threads tell it
     kafka_streams app(topo, cfg);
+    t.listen(app, uncaught_exception_response::shutdown_client, uncaught_exception_response::shutdown_client);
     const auto t0 = std::chrono::steady_clock::now();
-    CHECK_THROWS_WITH_AS(app.start(), doctest::Contains("127.0.0.1:1"), streams_error);
-    CHECK(std::chrono::steady_clock::now() - t0 < 15s);
-    CHECK(app.state() == streams_state::error);
-    CHECK(app.error() != nullptr);
+    app.start();  // as Kafka's: no cluster is needed to start
+    CHECK(std::chrono::steady_clock::now() - t0 < 1s);
+    CHECK(app.state() == streams_state::rebalancing);
+    CHECK(app.wait_until(streams_state::error, 30s));
+    const auto took = std::chrono::steady_clock::now() - t0;
+    CHECK(took >= 2s);
+    CHECK(took < 15s);
+    REQUIRE(app.error() != nullptr);
+    CHECK_MESSAGE(what(app.error()).find("bootstrap.servers=127.0.0.1:1 within task.timeout.ms (2000 ms)") !=
+                      std::string::npos,
+                  what(app.error()));
+    CHECK(app.close(10s));
+    std::lock_guard lock(t.m);
+    CHECK(t.handled == 1);
+    CHECK(t.states == std::vector{streams_state::rebalancing, streams_state::pending_error, streams_state::error});
+}
+
+TEST_CASE("an unreachable broker and a handler answering replace_thread: the app keeps trying, one bound at a time") {
+    auto topo = test::word_count_topology("in", "out");
+    auto cfg = embedded_config("unreachable-retry");
+    cfg.bootstrap_servers = "127.0.0.1:1";
+    cfg.task_timeout = 1s;
+    told t;  // outlives the app, whose threads tell it
+    kafka_streams app(topo, cfg);
+    t.listen(app, uncaught_exception_response::replace_thread, uncaught_exception_response::shutdown_client);
+    const auto t0 = std::chrono::steady_clock::now();
+    app.start();
+    CHECK(app.wait_until(streams_state::error, 30s));
+    CHECK(std::chrono::steady_clock::now() - t0 >= 2s);  // two bounds
+    std::lock_guard lock(t.m);
+    CHECK(t.handled == 2);
+}
+
+TEST_CASE("close() while the app waits for an unreachable broker returns at once, without an error") {
+    auto topo = test::word_count_topology("in", "out");
+    auto cfg = embedded_config("unreachable-close");
+    cfg.bootstrap_servers = "127.0.0.1:1";
+    kafka_streams app(topo, cfg);  // task.timeout.ms: 5 minutes
+    app.start();
+    std::this_thread::sleep_for(500ms);
+    CHECK(app.state() == streams_state::rebalancing);
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(app.close(30s));
+    CHECK(std::chrono::steady_clock::now() - t0 < 5s);
+    CHECK(app.state() == streams_state::not_running);
+    CHECK(app.error() == nullptr);
+}
+
+TEST_CASE("an embedded cluster whose broker is down at start: start() waits for it within task.timeout.ms") {
+    embedded_cluster cluster;
+    cluster.create_topic("lines-late", 1);
+    cluster.set_brokers_up(false);
+    auto topo = test::word_count_topology("lines-late", "out");
+    auto cfg = embedded_config("late-broker");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    cfg.startup_timeout = 1s;
+    cfg.task_timeout = 60s;
+    kafka_streams app(topo, cfg);
+    std::thread up([&cluster] {
+        std::this_thread::sleep_for(3s);
+        cluster.set_brokers_up(true);
+    });
+    app.start();  // the embedded cluster is in this process: its topics are there when start() returns
+    up.join();
+    CHECK(app.wait_until(streams_state::running, 60s));
+    CHECK(app.close(30s));
 }
 
 TEST_CASE("a missing source topic is a clear error naming it") {
