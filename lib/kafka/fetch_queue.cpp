@@ -49,13 +49,15 @@ std::size_t fetch_queue::take(rd_kafka_message_t** out, std::size_t max) {
         if (was_full_ && queued == 0 && next_offset_ >= 0) wake_fetcher();
         return 0;
     }
+    std::int64_t next = -1;
     for (ssize_t i = 0; i < n; ++i) {
         const rd_kafka_message_t* m = out[i];
         if (m->err) continue;
         ++taken_;
         taken_bytes_ += m->len + m->key_len;
-        next_offset_ = m->offset + 1;
+        next = m->offset + 1;
     }
+    if (next >= 0) next_offset_.store(next, std::memory_order_relaxed);
     return static_cast<std::size_t>(n);
 }
 

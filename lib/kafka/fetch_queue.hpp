@@ -2,6 +2,7 @@
 // librdkafka 2.0's fetcher from idling while the consumer drains it. Private to lib/.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,14 +35,14 @@ public:
     std::size_t take(rd_kafka_message_t** out, std::size_t max);
 
     /// The offset after the last record taken, or -1.
-    std::int64_t next_offset() const { return next_offset_; }
+    std::int64_t next_offset() const { return next_offset_.load(std::memory_order_relaxed); }
 
     /// Fetches again from `offset` (absolute, or librdkafka's logical BEGINNING / END): records
     /// fetched past it and not taken yet are dropped (librdkafka discards them by version).
     void seek(std::int64_t offset);
 
     /// How many times the fetcher was woken (a metric: "fetch-wakeups").
-    std::uint64_t wakeups() const { return wakeups_; }
+    std::uint64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
 
 private:
     bool looks_full(std::size_t queued) const;
@@ -57,8 +58,9 @@ private:
     std::size_t taken_ = 0;          ///< records taken, and their key and value bytes, for the
     std::size_t taken_bytes_ = 0;    ///< average record size the byte limit is judged by
     bool was_full_ = false;          ///< the queue reached a limit since the last wake-up
-    std::int64_t next_offset_ = -1;  ///< the offset after the last record taken
-    std::uint64_t wakeups_ = 0;
+    // Read by the stream thread's loop (progress metrics) while the task's turn takes records.
+    std::atomic<std::int64_t> next_offset_{-1};  ///< the offset after the last record taken
+    std::atomic<std::uint64_t> wakeups_{0};
 };
 
 }  // namespace kstreams::kafka

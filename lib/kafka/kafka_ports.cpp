@@ -64,6 +64,8 @@ struct kafka_consumer_port::partition {
     std::unique_ptr<fetch_queue> fetch;
     /// Records that came through the consumer queue (only if the partition's queue could not be
     /// taken); the partition is paused while they fill the buffer.
+    /// `overflow` and `overflow_paused`: the loop polls into them while the task's turn takes.
+    std::mutex overflow_mutex;
     std::deque<rd_kafka_message_t*> overflow;
     bool overflow_paused = false;
     ~partition() {
@@ -90,6 +92,7 @@ bool kafka_consumer_port::poll() {
         auto it = partitions_.find({rd_kafka_topic_name(m->rkt), m->partition});
         if (it == partitions_.end()) continue;  // from a partition no longer assigned
         partition& p = *it->second;
+        std::lock_guard lock(p.overflow_mutex);
         p.overflow.push_back(m.release());
         any = true;
         if (!p.overflow_paused && p.overflow.size() >= options_.buffered_records_per_partition) {
@@ -159,11 +162,14 @@ void kafka_consumer_port::seek(const d::topic_partition& tp, std::int64_t offset
     auto it = partitions_.find(tp);
     if (it == partitions_.end()) return;
     partition& p = *it->second;
-    for (auto* m : p.overflow) rd_kafka_message_destroy(m);
-    p.overflow.clear();
-    if (p.overflow_paused) {
-        set_paused(tp, false);
-        p.overflow_paused = false;
+    {
+        std::lock_guard lock(p.overflow_mutex);
+        for (auto* m : p.overflow) rd_kafka_message_destroy(m);
+        p.overflow.clear();
+        if (p.overflow_paused) {
+            set_paused(tp, false);
+            p.overflow_paused = false;
+        }
     }
     std::int64_t target = offset;
     if (offset < 0) {  // nothing committed (or not known): where the source's reset policy says
@@ -192,14 +198,17 @@ std::size_t kafka_consumer_port::fetch(const d::topic_partition& tp, std::size_t
     if (it == partitions_.end()) return 0;
     partition& p = *it->second;
     std::size_t n = 0;
-    while (n < max && !p.overflow.empty()) {
-        out.push_back(to_fetched(p.overflow.front()));
-        p.overflow.pop_front();
-        ++n;
-    }
-    if (p.overflow_paused && p.overflow.size() < options_.buffered_records_per_partition) {
-        set_paused(tp, false);
-        p.overflow_paused = false;
+    {
+        std::lock_guard lock(p.overflow_mutex);
+        while (n < max && !p.overflow.empty()) {
+            out.push_back(to_fetched(p.overflow.front()));
+            p.overflow.pop_front();
+            ++n;
+        }
+        if (p.overflow_paused && p.overflow.size() < options_.buffered_records_per_partition) {
+            set_paused(tp, false);
+            p.overflow_paused = false;
+        }
     }
     if (n >= max || !p.fetch || !p.fetch->get()) return n;
     std::array<rd_kafka_message_t*, 500> batch;
@@ -221,8 +230,12 @@ std::size_t kafka_consumer_port::fetch(const d::topic_partition& tp, std::size_t
 bool kafka_consumer_port::available(const d::topic_partition& tp) {
     auto it = partitions_.find(tp);
     if (it == partitions_.end()) return false;
-    const partition& p = *it->second;
-    return !p.overflow.empty() || (p.fetch && p.fetch->get() && rd_kafka_queue_length(p.fetch->get()) > 0);
+    partition& p = *it->second;
+    {
+        std::lock_guard lock(p.overflow_mutex);
+        if (!p.overflow.empty()) return true;
+    }
+    return p.fetch && p.fetch->get() && rd_kafka_queue_length(p.fetch->get()) > 0;
 }
 
 void kafka_consumer_port::release(const d::fetched_record& r) noexcept {

@@ -52,14 +52,18 @@ std::int64_t now_ms() {
 /// one producer, one record cache) per stream thread, so assignment, static membership and
 /// replacing a dead thread behave as in Kafka; what changes is who runs the work. All stream
 /// threads share the app's executor of num.stream.threads OS threads. A thread's loop (polling,
-/// rebalances, restoration, commits) runs on a strand of its own; each task on another. Every round
-/// the loop hands each running task one turn on its strand (fill its buffers, process a bounded
-/// batch, punctuate) and awaits them all, so the tasks of one stream thread run at once on
-/// different OS threads and move between them from round to round without locks; between rounds
-/// the loop alone touches the tasks. A commit is the same fork and join: every task's strand
-/// flushes its caches and notes its offsets, then the loop flushes the producer and commits. What
-/// tasks share is thread-safe: the record cache's total, each task's own producer front and
-/// counters (summed when published), the consumer's per-partition queues.
+/// rebalances, restoration, commits) runs on a strand of its own; each task on another. The loop
+/// hands each running task that is not in a turn already a turn on its strand (fill its buffers,
+/// process a bounded batch, punctuate) and goes on without waiting for it; a turn that ends with
+/// progress wakes the loop, which gives that task its next turn. So the tasks of one stream thread
+/// run at once on different OS threads and move between them without locks, and a slow task (a
+/// heavy processor) holds up only itself: the others keep taking turns. While turns run the loop
+/// touches only what they leave alone (polling, producer callbacks, restoring tasks, published
+/// counters); assigning, revoking, committing and closing first wait until no task is in a turn
+/// (quiesce). A commit is then a fork and join: every task's strand flushes its caches and notes
+/// its offsets, then the loop flushes the producer and commits. What tasks share is thread-safe:
+/// the record cache's total, each task's own producer front and counters (summed when published),
+/// the consumer's per-partition queues.
 struct stream_thread::state : std::enable_shared_from_this<state> {
     stream_thread& self;
     app_context& ctx;
@@ -116,10 +120,18 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     std::optional<latency_recorder> commit_latency, poll_latency, process_latency;
     std::chrono::milliseconds client_timeout;
 
-    /// Tasks of the current round still running, and what they threw.
+    /// Tasks of the current fork (fork()) still running, and what they threw.
     std::atomic<std::size_t> turns_left{0};
     std::vector<std::exception_ptr> turn_errors;
     std::vector<task_manager::turn_result> turn_results;
+    /// Turns handed out by start_turns and not ended yet, and what the ended ones did since the
+    /// loop last looked (all on the loop's strand).
+    std::size_t in_turn = 0;
+    bool turns_progressed = false;
+    std::optional<std::int64_t> turns_idle_until;
+    std::exception_ptr turns_error;
+    /// When the loop's sleep ends (a turn ending with an earlier idle deadline wakes it).
+    std::int64_t sleeping_until = INT64_MAX;
 
     state(stream_thread& s, app_context& c, asio::any_io_executor executor)
         : self(s), ctx(c), name(c.config.application_id + "-StreamThread-" + std::to_string(s.index_ + 1)),
@@ -394,10 +406,12 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             if (front.assign && !closing && !failed) {
                 if (front.committed_lookup == pending_change::lookup::none) start_lookup(front);
                 if (front.committed_lookup != pending_change::lookup::done) co_return;
+                co_await quiesce();
                 pending_change change = take_front();
                 co_await on_worker([this, &change] { apply_change(std::move(change)); });
                 continue;
             }
+            co_await quiesce();
             if (!front.assign && (front.lost || failed)) co_await stop_tasks();  // records in flight
             apply_change(take_front());
         }
@@ -566,8 +580,65 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         co_await fork(tasks->managed_tasks(), [this](task_manager::managed_task& t, std::size_t) { tasks->stop(t); });
     }
 
-    /// One turn of every running task; returns whether any made progress.
+    /// Hands a turn to each running task not in one, without waiting for them: each ends on the
+    /// loop's strand, noting what it did, and wakes the loop if it made progress, failed, or gives
+    /// up waiting on an empty partition before the loop's sleep ends.
+    void start_turns() {
+        for (task_manager::managed_task* t : tasks->running_tasks()) {
+            if (task_manager::in_turn(*t)) continue;
+            tasks->begin_turn(*t);
+            ++in_turn;
+            asio::post(tasks->executor_of(*t), [s = shared_from_this(), t] {
+                const auto started = std::chrono::steady_clock::now();
+                task_manager::turn_result r;
+                std::exception_ptr error;
+                try {
+                    r = s->tasks->turn(*t);
+                } catch (...) {
+                    error = std::current_exception();
+                }
+                const auto took = std::chrono::steady_clock::now() - started;
+                asio::post(s->strand, [s, t, r, error, took] { s->turn_ended(*t, r, error, took); });
+            });
+        }
+    }
+
+    void turn_ended(task_manager::managed_task& t, const task_manager::turn_result& r, std::exception_ptr error,
+                    std::chrono::steady_clock::duration took) {
+        tasks->end_turn(t);
+        --in_turn;
+        if (error && !turns_error) turns_error = error;
+        if (r.progressed) process_latency->record(took, std::chrono::steady_clock::now());
+        turns_progressed = turns_progressed || r.progressed;
+        if (r.idle_until) turns_idle_until = std::min(turns_idle_until.value_or(INT64_MAX), *r.idle_until);
+        if (join_timer) join_timer->cancel();
+        if (timer && (error || r.progressed || (r.idle_until && *r.idle_until < sleeping_until))) timer->cancel();
+    }
+
+    /// What the turns that ended since the last call did: whether any made progress, the earliest
+    /// idle deadline; rethrows the first error.
+    bool take_turn_results(std::optional<std::int64_t>& idle_until) {
+        if (turns_error) std::rethrow_exception(std::exchange(turns_error, nullptr));
+        if (turns_idle_until) idle_until = std::min(idle_until.value_or(INT64_MAX), *turns_idle_until);
+        turns_idle_until.reset();
+        return std::exchange(turns_progressed, false);
+    }
+
+    /// Waits until no task is in a turn (before the loop assigns, revokes, commits or closes);
+    /// then rethrows what a turn threw (unless `rethrow` is false: the thread fails already), so
+    /// that nothing of a failed task is committed.
+    task<void> quiesce(bool rethrow = true) {
+        while (in_turn > 0) {
+            join_timer->expires_at(asio::steady_timer::time_point::max());
+            boost::system::error_code ec;
+            co_await join_timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        }
+        if (rethrow && turns_error) std::rethrow_exception(std::exchange(turns_error, nullptr));
+    }
+
+    /// One turn of every running task, awaited; returns whether any made progress.
     task<bool> run_turns(std::optional<std::int64_t>& idle_until) {
+        co_await quiesce();
         const auto running = tasks->running_tasks();
         turn_results.assign(running.size(), {});
         co_await fork(running, [this](task_manager::managed_task& t, std::size_t i) {
@@ -584,6 +655,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     /// The commit protocol: every task's strand flushes its caches and notes its offsets, then the
     /// producer is flushed and the offsets committed.
     task<void> commit() {
+        co_await quiesce();
         co_await fork(tasks->managed_tasks(), [this](task_manager::managed_task& t, std::size_t) {
             tasks->prepare_commit(t);
         });
@@ -607,6 +679,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             error = std::current_exception();
         }
         if (error) {
+            if (join_timer) co_await quiesce(false);  // the turns still running end first
             co_await stop_tasks();
             std::rethrow_exception(error);
         }
@@ -630,10 +703,8 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             // Running again once every recorded change is applied and the stores are restored.
             if (rebalancing && pending.empty() && !tasks->restoring()) set_rebalancing(false);
             std::optional<std::int64_t> idle_until;
-            started = std::chrono::steady_clock::now();
-            const bool processed = co_await run_turns(idle_until);
-            if (processed) process_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
-            progressed = processed || progressed;
+            progressed = take_turn_results(idle_until) || progressed;
+            start_turns();
             const bool committing = tasks->commit_due();
             if (committing) {
                 started = std::chrono::steady_clock::now();
@@ -644,9 +715,11 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             if (progressed) continue;
             // Nothing to do: sleep until librdkafka signals a queue, or the next deadline.
             drain_pipe();
-            if (co_await poll_consumer() || tasks->fetchable()) continue;
+            if (co_await poll_consumer() || tasks->fetchable() || turns_progressed || turns_error) continue;
             std::int64_t deadline = std::min(tasks->next_deadline(), now_ms() + (tasks->restoring() ? 100 : 1000));
             if (idle_until) deadline = std::min(deadline, *idle_until);
+            if (turns_idle_until) deadline = std::min(deadline, *turns_idle_until);
+            sleeping_until = deadline;
             timer->expires_after(std::chrono::milliseconds(std::max<std::int64_t>(0, deadline - now_ms())));
             if (!armed) {
                 armed = true;
@@ -658,7 +731,9 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             }
             boost::system::error_code ec;
             co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            sleeping_until = INT64_MAX;
         }
+        co_await quiesce();
         co_await drain_async();
         wake->cancel();
         shutdown();

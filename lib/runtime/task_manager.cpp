@@ -48,6 +48,7 @@ struct task_manager::managed_task {
     headers scratch;
     std::vector<fetched_record> fetch_buffer;
     std::int64_t next_punctuation = INT64_MAX;  ///< as of the last turn
+    bool in_turn = false;  ///< between begin_turn and end_turn (the runner's side only)
     /// Offsets to commit, noted by prepare_commit.
     std::vector<std::pair<partition_queue*, std::int64_t>> to_commit;
     partition_group group;
@@ -267,7 +268,7 @@ void task_manager::note_corruption(managed_task& t, const state::corrupted_store
 bool task_manager::revive_corrupted() {
     bool any = false;
     for (auto& [id, t] : active_) {
-        if (!t->corrupted) continue;
+        if (t->in_turn || !t->corrupted) continue;
         const state::corrupted_store_error e = std::move(*t->corrupted);
         t->corrupted.reset();
         any = true;
@@ -593,7 +594,8 @@ bool task_manager::fill(managed_task& t, partition_queue& q) {
 bool task_manager::fetchable() const {
     const std::size_t limit = std::max<std::size_t>(1, config_.buffered_records_per_partition);
     for (const auto& [tp, slot] : partitions_)
-        if (!slot.first->restoring && slot.second->size() < limit && consumer_.available(tp)) return true;
+        if (!slot.first->restoring && !slot.first->in_turn && slot.second->size() < limit && consumer_.available(tp))
+            return true;
     return false;
 }
 
@@ -696,10 +698,19 @@ task_manager::turn_result task_manager::turn(managed_task& t) {
             r.progressed = true;
         }
     }
-    t.next_punctuation = task.next_wall_clock_punctuation();
-    if (t.env) t.published = t.metrics;
+    if (!t.in_turn) end_turn(t);
     return r;
 }
+
+void task_manager::begin_turn(managed_task& t) { t.in_turn = true; }
+
+void task_manager::end_turn(managed_task& t) {
+    t.in_turn = false;
+    t.next_punctuation = t.task->next_wall_clock_punctuation();
+    if (t.env) t.published = t.metrics;
+}
+
+bool task_manager::in_turn(const managed_task& t) { return t.in_turn; }
 
 void task_manager::stop(managed_task& t) noexcept {
     const auto guard = t.task->store_guard();
@@ -759,7 +770,7 @@ void task_manager::rethrow_async_errors() const {
 
 bool task_manager::commit_due() const {
     for (const auto& [id, t] : active_)
-        if (t->task->commit_requested()) return true;
+        if (!t->in_turn && t->task->commit_requested()) return true;
     return config_.commit_interval_ms >= 0 && env_.wall_clock() >= next_commit_;
 }
 

@@ -5,6 +5,7 @@
 // ports.hpp, so the Kafka loop and the test driver run the same code.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -168,6 +169,15 @@ public:
     /// Tops up the task's buffers, processes up to records_per_round of its records, fires its
     /// due wall-clock punctuations. Throws what processing threw.
     turn_result turn(managed_task& t);
+    /// A runner that lets tasks' turns run while it goes on (the Kafka loop: a slow task does not
+    /// hold up the others) marks each turn: begin_turn before handing it to the task's executor,
+    /// end_turn back on the runner's side once it ended (publishing the task's counters and next
+    /// punctuation). Meanwhile the manager leaves the task alone: fetchable, commit_due and
+    /// restore_step skip it, and the runner must not assign, revoke, commit or close until no
+    /// task is in a turn.
+    void begin_turn(managed_task& t);
+    void end_turn(managed_task& t);
+    static bool in_turn(const managed_task& t);
     /// Whether a commit is due (a processor asked, or commit.interval.ms passed).
     bool commit_due() const;
     /// The first half of a commit, per task: flushes its caches and notes the offsets to commit.
@@ -189,7 +199,7 @@ public:
 
     /// While held, process() takes no new records (so that records in flight drain before a
     /// revocation or a close).
-    void hold_processing(bool on) { hold_processing_ = on; }
+    void hold_processing(bool on) { hold_processing_.store(on, std::memory_order_relaxed); }
 
     // ---- queries ------------------------------------------------------------------------------
     /// Records in flight in async processors, over all tasks. Close and revoke only once it is 0.
@@ -264,7 +274,7 @@ private:
     std::int64_t next_commit_ = 0;
     std::chrono::steady_clock::time_point last_restore_progress_{};
     kstreams::metrics closed_task_metrics_;  ///< counters of closed tasks with their own environment
-    bool hold_processing_ = false;
+    std::atomic<bool> hold_processing_{false};  ///< read by turns on the tasks' threads
 };
 
 }  // namespace kstreams::detail
