@@ -53,7 +53,7 @@ struct kafka_streams::impl {
     embedded_cluster* cluster = nullptr;  ///< the embedded cluster the app runs on, if any
     /// num.stream.threads OS threads, shared by all stream threads and their tasks (stream_thread.hpp).
     std::unique_ptr<boost::asio::thread_pool> pool;
-    /// Blocking calls of the stream threads (app_context::blocking).
+    /// Blocking calls of the stream threads (app_context::blocking): 2 per stream thread.
     std::unique_ptr<boost::asio::thread_pool> workers;
     detail::topology_groups groups;
     detail::app_context ctx;
@@ -524,7 +524,13 @@ struct kafka_streams::impl {
             }
         }
         pool = std::make_unique<boost::asio::thread_pool>(static_cast<std::size_t>(ctx.config.num_stream_threads));
-        workers = std::make_unique<boost::asio::thread_pool>(2);
+        // What runs there blocks in librdkafka or on disk: each stream thread's loop awaits at most
+        // one job at a time (applying an assignment: committed offsets and opening stores; a
+        // commit: producer flush, offset commit, checkpoints; exactly-once's init_transactions),
+        // beside at most one committed-offset lookup ahead of it and its restore consumer's
+        // end-offset queries. Two workers per stream thread: a flush waiting out task.timeout.ms on
+        // one thread never holds up another thread's commit or lookup.
+        workers = std::make_unique<boost::asio::thread_pool>(2 * static_cast<std::size_t>(ctx.config.num_stream_threads));
         ctx.blocking = workers->get_executor();
         if (metrics_to)
             reporter = std::make_unique<detail::metrics_reporter>(
