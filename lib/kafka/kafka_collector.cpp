@@ -5,6 +5,7 @@
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/kafka/message.hpp"
 #include "lib/runtime/ports.hpp"
 
 namespace kstreams::kafka {
@@ -109,15 +110,8 @@ void kafka_collector::delivered(const rd_kafka_message_t* msg) {
                                  describe_partition(rd_kafka_topic_name(msg->rkt), msg->partition) + ": " +
                                  rd_kafka_err2str(msg->err);
         if (handler_) {
-            rd_kafka_timestamp_type_t type;
-            const failed_record record{
-                rd_kafka_topic_name(msg->rkt), msg->partition,
-                msg->key ? std::optional<std::string_view>(std::string_view(static_cast<const char*>(msg->key), msg->key_len))
-                         : std::nullopt,
-                msg->payload ? std::optional<std::string_view>(
-                                   std::string_view(static_cast<const char*>(msg->payload), msg->len))
-                             : std::nullopt,
-                rd_kafka_message_timestamp(msg, &type)};
+            const failed_record record{rd_kafka_topic_name(msg->rkt), msg->partition, message_key(msg),
+                                       message_value(msg), message_timestamp(msg)};
             if (handle_production_error(record, what, {})) {
                 ++dropped_;
                 KSTREAMS_LOG(warn, what + "; dropped (production.exception.handler: continue)");

@@ -28,24 +28,12 @@ std::int64_t now_ms() {
 
 d::fetched_record to_fetched(rd_kafka_message_t* m) {
     d::fetched_record r;
-    if (m->key) r.key = std::string_view(static_cast<const char*>(m->key), m->key_len);
-    if (m->payload) r.value = std::string_view(static_cast<const char*>(m->payload), m->len);
+    r.key = message_key(m);
+    r.value = message_value(m);
     r.offset = m->offset;
-    rd_kafka_timestamp_type_t type;
-    r.timestamp = rd_kafka_message_timestamp(m, &type);
+    r.timestamp = message_timestamp(m);
     r.handle = m;
     return r;
-}
-
-bool decode_headers(const rd_kafka_message_t* m, headers& out) {
-    rd_kafka_headers_t* rh = nullptr;
-    if (rd_kafka_message_headers(m, &rh) != RD_KAFKA_RESP_ERR_NO_ERROR || !rh) return false;
-    const char* name;
-    const void* val;
-    std::size_t size;
-    for (std::size_t i = 0; rd_kafka_header_get_all(rh, i, &name, &val, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i)
-        out.add(name, val ? std::optional<std::string>(std::string(static_cast<const char*>(val), size)) : std::nullopt);
-    return true;
 }
 
 void check_consumer_error(const rd_kafka_message_t* m, const std::string& who) {
@@ -501,12 +489,8 @@ std::size_t kafka_restore_reader::read(std::size_t max, d::restore_sink& sink) {
         if (!positions_.count(tp)) continue;  // from a partition no longer read
         if (!batch_.empty() && !(current == tp)) apply();
         current = std::move(tp);
-        rd_kafka_timestamp_type_t type;
-        records_.push_back({m->key ? std::string_view(static_cast<const char*>(m->key), m->key_len) : std::string_view(),
-                            m->payload ? std::optional<std::string_view>(
-                                             std::string_view(static_cast<const char*>(m->payload), m->len))
-                                       : std::nullopt,
-                            rd_kafka_message_timestamp(m.get(), &type)});
+        records_.push_back({message_key(m.get()).value_or(std::string_view()), message_value(m.get()),
+                            message_timestamp(m.get())});
         batch_.push_back(std::move(m));
         ++n;
     }

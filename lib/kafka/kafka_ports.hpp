@@ -15,6 +15,7 @@
 #include <kstreams/metrics.hpp>
 
 #include "lib/kafka/kafka_collector.hpp"
+#include "lib/kafka/message.hpp"
 #include "lib/kafka/rd.hpp"
 #include "lib/runtime/ports.hpp"
 #include "lib/runtime/topic_plan.hpp"
@@ -25,8 +26,6 @@ namespace d = kstreams::detail;
 
 /// Turns a librdkafka message into a fetched record (the message is its handle).
 d::fetched_record to_fetched(rd_kafka_message_t* m);
-/// Decodes a message's headers into `out`; returns whether it had any.
-bool decode_headers(const rd_kafka_message_t* m, headers& out);
 /// Throws streams_error for a consumer error that must stop the thread, logs the others.
 void check_consumer_error(const rd_kafka_message_t* m, const std::string& who);
 

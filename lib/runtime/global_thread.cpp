@@ -252,12 +252,8 @@ struct global_thread::state {
                     offset = m->offset + 1;
                     if (!m->key) continue;  // as Kafka's restore: a null key cannot be a row
                     last = m->offset;
-                    rd_kafka_timestamp_type_t type;
-                    records.push_back({std::string_view(static_cast<const char*>(m->key), m->key_len),
-                                       m->payload ? std::optional<std::string_view>(std::string_view(
-                                                        static_cast<const char*>(m->payload), m->len))
-                                                  : std::nullopt,
-                                       rd_kafka_message_timestamp(m.get(), &type)});
+                    records.push_back(
+                        {*kafka::message_key(m.get()), kafka::message_value(m.get()), kafka::message_timestamp(m.get())});
                 }
                 if (!batch.empty()) last_progress = std::chrono::steady_clock::now();
                 else if (std::chrono::steady_clock::now() - last_progress > ctx.config.task_timeout)
@@ -302,19 +298,13 @@ struct global_thread::state {
                     const char* topic = rd_kafka_topic_name(m->rkt);
                     hdrs = headers{};
                     kafka::decode_headers(m.get(), hdrs);
-                    rd_kafka_timestamp_type_t type;
-                    const raw_record raw{
-                        topic,
-                        m->partition,
-                        m->offset,
-                        rd_kafka_message_timestamp(m.get(), &type),
-                        m->key ? std::optional<std::string_view>(
-                                     std::string_view(static_cast<const char*>(m->key), m->key_len))
-                               : std::nullopt,
-                        m->payload ? std::optional<std::string_view>(
-                                         std::string_view(static_cast<const char*>(m->payload), m->len))
-                                   : std::nullopt,
-                        &hdrs};
+                    const raw_record raw{topic,
+                                         m->partition,
+                                         m->offset,
+                                         kafka::message_timestamp(m.get()),
+                                         kafka::message_key(m.get()),
+                                         kafka::message_value(m.get()),
+                                         &hdrs};
                     {
                         std::lock_guard guard(stores_lock);  // per record: stream tasks wait one record at most
                         task->process(raw);

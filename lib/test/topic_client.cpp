@@ -7,6 +7,7 @@
 
 #include <kstreams/error.hpp>
 
+#include "lib/kafka/message.hpp"
 #include "lib/kafka/rd.hpp"
 
 namespace kstreams::test {
@@ -111,19 +112,10 @@ struct topic_reader::impl {
             r.topic = rd_kafka_topic_name(m->rkt);
             r.partition = m->partition;
             r.offset = m->offset;
-            if (m->key) r.key = std::string(static_cast<const char*>(m->key), m->key_len);
-            if (m->payload) r.value = std::string(static_cast<const char*>(m->payload), m->len);
-            rd_kafka_timestamp_type_t type;
-            r.timestamp = rd_kafka_message_timestamp(m.get(), &type);
-            rd_kafka_headers_t* rh = nullptr;
-            if (rd_kafka_message_headers(m.get(), &rh) == RD_KAFKA_RESP_ERR_NO_ERROR && rh) {
-                const char* name;
-                const void* val;
-                std::size_t size;
-                for (std::size_t i = 0; rd_kafka_header_get_all(rh, i, &name, &val, &size) == 0; ++i)
-                    r.hdrs.add(name, val ? std::optional<std::string>(std::string(static_cast<const char*>(val), size))
-                                         : std::nullopt);
-            }
+            if (auto key = message_key(m.get())) r.key = std::string(*key);
+            if (auto value = message_value(m.get())) r.value = std::string(*value);
+            r.timestamp = message_timestamp(m.get());
+            decode_headers(m.get(), r.hdrs);
             return r;
         }
     }
