@@ -42,6 +42,9 @@ void pipe_counted(harness& h, const str& topic, const datum& key, const datum& v
     h.dropped();
 }
 
+/// MoreScenarios.letterOrNull: no key for values starting with "n", else the first letter.
+ostr letter_or_null(const str& v) { return v.rfind("n", 0) == 0 ? ostr() : ostr(v.substr(0, 1)); }
+
 /// MoreScenarios.Spread: for a value "t1,t2,..." forwards one record per time, valued "v<t>", at
 /// that time.
 struct spread_processor : processor<str, str, str, str> {
@@ -207,6 +210,30 @@ TEST_CASE("suppress_time_limit_windowed") {
     h.finish();
 }
 
+TEST_CASE("dropped_records_aggregations") {
+    streams_builder b;
+    auto st = b.stream<str, str>("in");
+    auto g = st.group_by_key();
+    g.count().to_stream().to("out-count");
+    g.reduce(concat).to_stream().to("out-reduce");
+    show_to(g.windowed_by(time_windows::of_size_with_no_grace(10ms)).count(), "out-window");
+    show_to(g.windowed_by(session_windows::of_inactivity_gap_with_no_grace(5ms)).count(), "out-session");
+    show_to(g.windowed_by(sliding_windows::of_time_difference_with_no_grace(5ms)).count(), "out-sliding");
+    st.group_by([](const ostr& v) { return v ? letter_or_null(*v) : ostr("none"); }).count().to_stream().to("out-regrouped");
+    harness h("dropped_records_aggregations", b.build());
+    h.input("in", s, s).output("out-count", s, l).output("out-reduce", s, s).output("out-window", s, l);
+    h.output("out-session", s, l).output("out-sliding", s, l).output("out-regrouped", s, l);
+    pipe_counted(h, "in", S("a"), S("v1"), 1);
+    pipe_counted(h, "in", null, S("v2"), 2);
+    pipe_counted(h, "in", S("a"), null, 3);
+    pipe_counted(h, "in", S("b"), S("v20"), 20);
+    pipe_counted(h, "in", S("a"), S("v5"), 5);
+    pipe_counted(h, "in", S("a"), S("nx"), 21);
+    pipe_counted(h, "in", null, S("nx"), 22);
+    pipe_counted(h, "in", S("b"), S("v19"), 19);
+    h.finish();
+}
+
 TEST_CASE("dropped_records_joins") {
     streams_builder b;
     auto t = b.table<str, str>("table");
@@ -232,6 +259,39 @@ TEST_CASE("dropped_records_joins") {
     pipe_counted(h, "in2", null, S("e"), 10);
     pipe_counted(h, "in2", S("k1"), null, 11);
     pipe_counted(h, "table", S("k1"), null, 12);
+    h.finish();
+}
+
+TEST_CASE("dropped_records_tables") {
+    streams_builder b;
+    auto glob = b.global_table<str, str>("glob");
+    auto st = b.stream<str, ostr>("in");
+    auto mapper = [](const ostr&, const ostr& v) { return v ? letter_or_null(*v) : ostr("a"); };
+    st.join(glob, mapper, [](const ostr& x, const str& y) { return show(x) + "@" + y; }).to("out-global");
+    st.left_join(glob, mapper, [](const ostr& x, const ostr& y) { return show(x) + "@" + show(y); }).to("out-global-left");
+    auto orders = b.table<str, str>("orders");
+    auto cust = b.table<str, str>("cust");
+    orders.join(cust, letter_or_null, [](const str& x, const str& y) { return x + "/" + y; }).to_stream().to("out-fk");
+    orders.left_join(cust, letter_or_null, [](const str& x, const ostr& y) { return x + "/" + show(y); }).to_stream().to("out-fk-left");
+    cust.group_by([](const str& k, const str& v) { return std::pair<ostr, str>(letter_or_null(v), k); }).count().to_stream().to("out-grouped");
+    harness h("dropped_records_tables", b.build());
+    h.input("glob", s, s).input("in", s, s).input("orders", s, s).input("cust", s, s);
+    h.output("out-global", s, s).output("out-global-left", s, s).output("out-fk", s, s).output("out-fk-left", s, s);
+    h.output("out-grouped", s, l);
+    pipe_counted(h, "glob", S("a"), S("G1"), 1);
+    pipe_counted(h, "glob", null, S("Gn"), 2);
+    pipe_counted(h, "in", S("k1"), S("a1"), 3);
+    pipe_counted(h, "in", S("k2"), S("n1"), 4);
+    pipe_counted(h, "in", null, S("a2"), 5);
+    pipe_counted(h, "in", S("k3"), null, 6);
+    pipe_counted(h, "cust", S("a"), S("Ann"), 7);
+    pipe_counted(h, "cust", S("n"), S("nobody"), 8);
+    pipe_counted(h, "orders", S("o1"), S("a-1"), 9);
+    pipe_counted(h, "orders", S("o2"), S("n-2"), 10);
+    pipe_counted(h, "orders", null, S("a-3"), 11);
+    pipe_counted(h, "orders", S("o1"), S("n-1"), 12);
+    pipe_counted(h, "cust", S("a"), S("nan"), 13);
+    pipe_counted(h, "cust", S("n"), null, 14);
     h.finish();
 }
 

@@ -239,7 +239,7 @@ TEST_CASE("an inner join's repartition topic drops null-key records, a left or o
         d.create_input_topic<str, str>("right").pipe_input("y", "y", 0);
         CHECK(d.produced(left_topic).empty());
         CHECK(d.produced(right_topic).empty());
-        CHECK(d.metrics().value(metric::dropped_records) == 2);
+        CHECK(d.metrics().value(metric::dropped_records) == 0);  // Kafka's filter counts nothing
     }
     SUBCASE("left") {
         topology t = rekeyed_both_sides([&](auto l, auto r) {

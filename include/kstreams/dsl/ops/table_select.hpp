@@ -1,8 +1,8 @@
 // ktable group_by: maps each row to (new key, new value) for the grouped table's repartition topic.
 // The old row's pair goes first so that the aggregation subtracts before it adds; when old and new
 // map to the same key both travel in one record (Kafka's KTableRepartitionMap, KIP-904). Pairs with
-// a null key are dropped and counted. Over a versioned table an out-of-order update (not the
-// latest) is ignored, as Kafka's.
+// a null key (or a null value) are skipped, not counted in dropped-records, as Kafka's. Over a
+// versioned table an out-of-order update (not the latest) is ignored, as Kafka's.
 #pragma once
 
 #include <concepts>
@@ -41,11 +41,9 @@ private:
     std::optional<std::pair<K2, V2>> select(const K& k, const V& v) {
         auto kv = call_kv(f_, k, v);
         std::pair<K2, V2> out{K2(pair_key(std::move(kv))), V2(pair_value(std::move(kv)))};
+        // A null key or value selected is skipped, not counted (Kafka's KTableRepartitionMap).
         if constexpr (is_optional_v<K2>)
-            if (!out.first) {
-                ctx_->record_dropped(metric::dropped_null_key, *this);
-                return std::nullopt;
-            }
+            if (!out.first) return std::nullopt;
         if constexpr (is_optional_v<V2>)
             if (!out.second) return std::nullopt;
         return out;

@@ -225,6 +225,31 @@ final class MoreScenarios {
     }
 
     static void registerDropped(Map<String, Main.Scenario> scenarios) {
+        // Records dropped and counted by aggregations: null keys, null values, late records, and
+        // null keys from a grouping's key selector.
+        scenarios.put("dropped_records_aggregations", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", WindowScenarios.SS);
+            KGroupedStream<String, String> g = s.groupByKey();
+            g.count().toStream().to("out-count", PSL);
+            g.reduce((x, y) -> x + "+" + y).toStream().to("out-reduce", PSS);
+            showTo(g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10))).count(), "out-window", PSL);
+            showTo(g.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(5))).count(), "out-session", PSL);
+            showTo(g.windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(5))).count(), "out-sliding", PSL);
+            s.groupBy((k, v) -> v == null ? "none" : letterOrNull(v)).count().toStream().to("out-regrouped", PSL);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-count", S, L).output("out-reduce", S, S)
+                .output("out-window", S, L).output("out-session", S, L).output("out-sliding", S, L).output("out-regrouped", S, L);
+            pipeCounted(h, "in", "a", "v1", 1);
+            pipeCounted(h, "in", null, "v2", 2);
+            pipeCounted(h, "in", "a", null, 3);
+            pipeCounted(h, "in", "b", "v20", 20);
+            pipeCounted(h, "in", "a", "v5", 5);
+            pipeCounted(h, "in", "a", "nx", 21);
+            pipeCounted(h, "in", null, "nx", 22);
+            pipeCounted(h, "in", "b", "v19", 19);
+            h.finish();
+        });
+
         // Records dropped and counted by joins: a table source's null keys, stream-table inner and
         // left joins (null keys, null values), a stream-stream join, a table-table join.
         scenarios.put("dropped_records_joins", out -> {
@@ -250,6 +275,82 @@ final class MoreScenarios {
             pipeCounted(h, "in2", null, "e", 10);
             pipeCounted(h, "in2", "k1", null, 11);
             pipeCounted(h, "table", "k1", null, 12);
+            h.finish();
+        });
+
+        // Records dropped and counted by global-table joins (a key mapper answering null) and
+        // foreign-key joins (a null foreign key), inner and left, and a table regrouped to null
+        // keys. The key mapper takes a null value to "a".
+        scenarios.put("dropped_records_tables", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            GlobalKTable<String, String> glob = b.globalTable("glob", WindowScenarios.SS);
+            KStream<String, String> s = b.stream("in", WindowScenarios.SS);
+            s.join(glob, (k, v) -> v == null ? "a" : letterOrNull(v), (x, y) -> show(x) + "@" + y).to("out-global", PSS);
+            s.leftJoin(glob, (k, v) -> v == null ? "a" : letterOrNull(v), (x, y) -> show(x) + "@" + show(y)).to("out-global-left", PSS);
+            KTable<String, String> orders = b.table("orders", WindowScenarios.SS);
+            KTable<String, String> cust = b.table("cust", WindowScenarios.SS);
+            orders.join(cust, MoreScenarios::letterOrNull, (x, y) -> x + "/" + y).toStream().to("out-fk", PSS);
+            orders.leftJoin(cust, MoreScenarios::letterOrNull, (x, y) -> x + "/" + show(y)).toStream().to("out-fk-left", PSS);
+            cust.groupBy((k, v) -> KeyValue.pair(letterOrNull(v), k), Grouped.with(Serdes.String(), Serdes.String()))
+                .count().toStream().to("out-grouped", PSL);
+            Harness h = new Harness(b.build(), out).input("glob", S, S).input("in", S, S).input("orders", S, S).input("cust", S, S)
+                .output("out-global", S, S).output("out-global-left", S, S).output("out-fk", S, S).output("out-fk-left", S, S)
+                .output("out-grouped", S, L);
+            pipeCounted(h, "glob", "a", "G1", 1);
+            pipeCounted(h, "glob", null, "Gn", 2);
+            pipeCounted(h, "in", "k1", "a1", 3);
+            pipeCounted(h, "in", "k2", "n1", 4);
+            pipeCounted(h, "in", null, "a2", 5);
+            pipeCounted(h, "in", "k3", null, 6);
+            pipeCounted(h, "cust", "a", "Ann", 7);
+            pipeCounted(h, "cust", "n", "nobody", 8);
+            pipeCounted(h, "orders", "o1", "a-1", 9);
+            pipeCounted(h, "orders", "o2", "n-2", 10);
+            pipeCounted(h, "orders", null, "a-3", 11);
+            pipeCounted(h, "orders", "o1", "n-1", 12);
+            pipeCounted(h, "cust", "a", "nan", 13);
+            pipeCounted(h, "cust", "n", null, 14);
+            h.finish();
+        });
+    }
+
+    /** For a value "t1,t2,..." forwards one record per time, valued "v<t>", at that time. */
+    static final class Spread implements Processor<String, String, String, String> {
+        private ProcessorContext<String, String> ctx;
+
+        @Override
+        public void init(ProcessorContext<String, String> context) { ctx = context; }
+
+        @Override
+        public void process(Record<String, String> r) {
+            for (String t : r.value().split(",")) ctx.forward(new Record<>(r.key(), "v" + t, Long.parseLong(t)));
+        }
+    }
+
+    static void registerForwarded(Map<String, Main.Scenario> scenarios) {
+        // A processor forwards several records at times of its own for one input record: windowed
+        // aggregations downstream see their own stream time move within that record (late ones
+        // dropped), sessions created and merged away before the commit, a final-results buffer.
+        scenarios.put("forwarded_times_windows", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", WindowScenarios.SS).process(Spread::new).groupByKey();
+            KTable<org.apache.kafka.streams.kstream.Windowed<String>, Long> tumbling =
+                g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10))).count(Materialized.with(Serdes.String(), Serdes.Long()));
+            showTo(tumbling, "out-tumbling", PSL);
+            SessionWindows gap = SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(5));
+            showTo(g.windowedBy(gap).count(), "out-session", PSL);
+            showTo(g.windowedBy(gap).aggregate(() -> "", (k, v, agg) -> agg + "/" + v, (k, x, y) -> x + "|" + y,
+                    Materialized.<String, String, SessionStore<Bytes, byte[]>>as("spread-sessions").withCachingDisabled()),
+                "out-session-agg", PSS);
+            showTo(g.windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(5))).count(), "out-sliding", PSL);
+            showTo(tumbling.suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded())), "out-final", PSL);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-tumbling", S, L).output("out-session", S, L)
+                .output("out-session-agg", S, S).output("out-sliding", S, L).output("out-final", S, L);
+            pipeCounted(h, "in", "a", "0,8,4", 1);
+            pipeCounted(h, "in", "a", "20,3", 2);
+            pipeCounted(h, "in", "b", "5,5,30", 3);
+            pipeCounted(h, "in", "a", "21,12,22", 4);
+            pipeCounted(h, "in", "a", "40", 5);
             h.finish();
         });
 
