@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "lib/observe/e2e_latency.hpp"
 #include "lib/observe/latency.hpp"
 #include "lib/state/store_counters.hpp"
 
@@ -144,6 +145,25 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                 remaining);
             add(tg, "active-restoring", "(kstreams) 1 while the task restores its stores, else 0", task_tags,
                 t.restoring ? 1 : 0);
+            // record-e2e-latency of the task's sources and sinks (INFO, as Kafka's).
+            for (const auto& [name, value] : tm.all()) {
+                if (!name.starts_with(internal_metric::e2e_latency_prefix) || !name.ends_with(".count")) continue;
+                const std::string node = name.substr(internal_metric::e2e_latency_prefix.size(),
+                                                     name.size() - internal_metric::e2e_latency_prefix.size() - 6);
+                const std::string prefix = std::string(internal_metric::e2e_latency_prefix) + node + ".";
+                tags nt = task_tags;
+                nt.emplace_back("processor-node-id", node);
+                const std::string ng = "stream-processor-node-metrics";
+                const delta sum = grown(key_of(ng, "e2e-sum", nt), counter(tm, prefix + "sum"), now);
+                const delta count = grown(key_of(ng, "e2e-count", nt), static_cast<double>(value), now);
+                const bool seen = value > 0;
+                add(ng, "record-e2e-latency-avg", "The average end-to-end latency of a record, in ms", nt,
+                    count.value > 0 ? sum.value / count.value : nan);
+                add(ng, "record-e2e-latency-min", "The minimum end-to-end latency of a record, in ms", nt,
+                    seen ? counter(tm, prefix + "min") : nan);
+                add(ng, "record-e2e-latency-max", "The maximum end-to-end latency of a record, in ms", nt,
+                    seen ? counter(tm, prefix + "max") : nan);
+            }
             if (client.level == metrics_recording_level::info) continue;
             std::map<std::string, std::string, std::less<>> scope_of;  // store -> Kafka's metrics scope
             for (const auto& [name, value] : tm.all()) {

@@ -32,6 +32,35 @@ private:
     std::uint64_t& count_;
 };
 
+}  // namespace
+
+/// Forwards every send; a sink's send first counts the record's e2e latency at that sink.
+class stream_task::sink_latency_collector final : public record_collector {
+public:
+    sink_latency_collector(task_environment& env, const std::int64_t& now_ms) : env_(env), now_ms_(now_ms) {}
+    void add(const std::string& sink, kstreams::metrics& m) { sinks_.push_back({&sink, e2e_latency_recorder(m, sink)}); }
+
+    void send(std::string_view topic, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
+              std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
+              std::string_view sink_node) override {
+        for (auto& [name, recorder] : sinks_)
+            // A sink passes its own name(): the same characters, so the pointer settles it at once.
+            if (name->data() == sink_node.data() || *name == sink_node) {
+                recorder.record(timestamp, now_ms_);
+                break;
+            }
+        env_.collector->send(topic, partition, key, value, timestamp, hdrs, sink_node);
+    }
+    std::int32_t partition_count(std::string_view topic) override { return env_.collector->partition_count(topic); }
+
+private:
+    task_environment& env_;
+    const std::int64_t& now_ms_;
+    std::vector<std::pair<const std::string*, e2e_latency_recorder>> sinks_;
+};
+
+namespace {
+
 std::string internal_name(const task_environment& env, const std::string& topic) {
     return env.application_id + "-" + topic;
 }
@@ -92,7 +121,18 @@ void stream_task::init() {
         node_def_index_.emplace(n.get(), idx);
         nodes_.push_back(std::move(n));
     }
-    if (env_.metrics) punctuate_latency_.emplace(*env_.metrics, "punctuate");
+    if (env_.metrics) {
+        punctuate_latency_.emplace(*env_.metrics, "punctuate");
+        for (std::size_t idx : sub_.nodes) {
+            const node* n = by_index.at(idx);
+            if (model_.nodes[idx].kind == node_kind::source) {
+                source_latency_.emplace_back(n, e2e_latency_recorder(*env_.metrics, n->name()));
+            } else if (model_.nodes[idx].kind == node_kind::sink && env_.collector) {
+                if (!sink_latency_) sink_latency_ = std::make_unique<sink_latency_collector>(env_, turn_now_ms_);
+                sink_latency_->add(n->name(), *env_.metrics);
+            }
+        }
+    }
     std::unordered_map<std::size_t, node*> wired = by_index;  // what parents see: the node or its stand-in
     if (env_.node_metrics && env_.metrics) {
         for (std::size_t idx : sub_.nodes) {
@@ -153,8 +193,14 @@ std::int64_t stream_task::extract_timestamp(source_node& src, const raw_record& 
     return ts;
 }
 
-bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t timestamp) {
+bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t timestamp, std::int64_t now_ms) {
     skipped_ = false;
+    turn_now_ms_ = now_ms;
+    for (auto& [source, recorder] : source_latency_)
+        if (source == &src) {
+            recorder.record(timestamp, now_ms);
+            break;
+        }
     if (timestamp > stream_time_) stream_time_ = timestamp;
     metadata_ = {raw.topic, raw.partition, raw.offset};
     has_metadata_ = true;
@@ -283,7 +329,7 @@ void stream_task::deserialization_failed(const raw_record& raw, bool in_key, std
         const std::exception_ptr error = std::current_exception();
         const error_handler_context ctx = context_of(&raw, where.name(), id_, raw.timestamp);
         answer([&] { return env_.errors->deserialization(ctx, error); }, msg,
-               "deserialization exception handler (deserialization.exception.handler)", collector(), metrics(),
+               "deserialization exception handler (deserialization.exception.handler)", *env_.collector, metrics(),
                where.name());
     } else if (env_.on_deserialization_error == deserialization_policy::fail) {
         throw streams_error(msg);
@@ -312,7 +358,7 @@ void stream_task::processing_error(const node& where, const std::string& what) {
     const std::exception_ptr error = std::current_exception();
     const error_handler_context ctx = context_of(raw_, where.name(), id_, current_record_.timestamp);
     answer([&] { return env_.errors->processing(ctx, error); }, what,
-           "processing exception handler (processing.exception.handler)", collector(), metrics(), where.name());
+           "processing exception handler (processing.exception.handler)", *env_.collector, metrics(), where.name());
     ++metrics().counter(metric::dropped_records);
     ++metrics().counter(dropped_processing_error_metric);
     KSTREAMS_LOG(warn, what + "; dropped (processing.exception.handler: continue)");
@@ -324,8 +370,14 @@ std::string stream_task::where() const {
            ", offset " + std::to_string(metadata_.offset);
 }
 
+record_collector& stream_task::collector() {
+    if (sink_latency_) return *sink_latency_;
+    return *env_.collector;
+}
+
 void stream_task::flush() {
     const auto guard = global_guard();  // the caches forward downstream
+    if (sink_latency_ && env_.wall_clock) turn_now_ms_ = env_.wall_clock();  // what the flush sends
     for (state_store* store : store_order_) store->flush_cache();
 }
 
@@ -411,7 +463,7 @@ void stream_task::log_change(std::string_view store_name, std::string_view key, 
     auto it = changelog_topic_of_.find(store_name);
     if (it == changelog_topic_of_.end()) return;
     static const headers no_headers;
-    collector().send(it->second, id_.partition, key, value, timestamp, no_headers, store_name);
+    env_.collector->send(it->second, id_.partition, key, value, timestamp, no_headers, store_name);
 }
 
 state::stored_metadata stream_task::current_stored_metadata() {
@@ -433,7 +485,7 @@ void stream_task::log_change(std::string_view store_name, std::string_view key, 
                              std::int64_t timestamp, const headers& hdrs) {
     auto it = changelog_topic_of_.find(store_name);
     if (it == changelog_topic_of_.end()) return;
-    collector().send(it->second, id_.partition, key, value, timestamp, hdrs, store_name);
+    env_.collector->send(it->second, id_.partition, key, value, timestamp, hdrs, store_name);
 }
 
 }  // namespace kstreams::detail

@@ -25,6 +25,7 @@
 #include <kstreams/state/state_store.hpp>
 
 #include "lib/core/topology_groups.hpp"
+#include "lib/observe/e2e_latency.hpp"
 #include "lib/observe/latency.hpp"
 #include "lib/runtime/punctuation_queue.hpp"
 #include "lib/state/task_store_hooks.hpp"
@@ -103,7 +104,8 @@ public:
     /// Processes one record through the sub-topology. Errors become streams_error naming the task,
     /// topic, partition, offset and node. False if it was skipped (a deserialization error under
     /// log-and-continue): not counted as processed.
-    bool process(source_node& src, const raw_record& raw, std::int64_t timestamp);
+    /// `now_ms`: the wall clock of this turn (record-e2e-latency at the sources and sinks).
+    bool process(source_node& src, const raw_record& raw, std::int64_t timestamp, std::int64_t now_ms);
     bool maybe_punctuate_stream_time();
     bool maybe_punctuate_wall_clock();
     /// Wall-clock time of the next due punctuation; INT64_MAX if none.
@@ -153,7 +155,8 @@ public:
                          punctuator callback) override;
     state_store& store(std::string_view name, const node& asker) override;
     void request_commit() override { commit_requested_ = true; }
-    record_collector& collector() override { return *env_.collector; }
+    /// The sinks' way out: through the e2e-latency count of each sink when there are any.
+    record_collector& collector() override;
     kstreams::metrics& metrics() override { return *env_.metrics; }
     void record_dropped(std::string_view reason_metric, const node& where) override;
     /// KIP-1033 at the failing node: the processing exception handler decides (see processing_error).
@@ -236,6 +239,12 @@ private:
     std::vector<std::unique_ptr<node>> counting_nodes_;
     std::unordered_map<const node*, std::uint64_t*> source_counts_;
     std::optional<latency_recorder> punctuate_latency_;
+    /// record-e2e-latency of each source (a handful: scanned per record) and of the sinks, timed
+    /// with the wall clock of the current turn (or of the last flush).
+    std::vector<std::pair<const node*, e2e_latency_recorder>> source_latency_;
+    class sink_latency_collector;
+    std::unique_ptr<sink_latency_collector> sink_latency_;
+    std::int64_t turn_now_ms_ = 0;
     // Each source's definition, scanned per record by extract_timestamp: a task has a handful of
     // sources, so a linear scan beats hashing the pointer (measured in benchmarks/micro).
     std::vector<std::pair<const source_node*, const node_def*>> source_defs_;

@@ -614,12 +614,12 @@ struct release_guard {
 };
 }  // namespace
 
-void task_manager::process_one(managed_task& t, partition_queue& q) {
+void task_manager::process_one(managed_task& t, partition_queue& q, std::int64_t now) {
     const std::int64_t ts = q.head_timestamp();
     const fetched_record r = t.group.take(q, *t.task);
     release_guard guard{q.owner(), r};
     const raw_record raw = q.raw(r, t.scratch);
-    const bool processed = t.task->process(*q.source(), raw, ts);
+    const bool processed = t.task->process(*q.source(), raw, ts, now);
     q.processed(r.offset);
     if (processed) ++*t.processed;  // a record skipped by log-and-continue is not (as Kafka)
     t.task->maybe_punctuate_stream_time();
@@ -657,7 +657,7 @@ bool task_manager::process_task(managed_task& t, std::int64_t now, std::optional
     while (n < config_.records_per_round && task.async_in_flight() < max_in_flight) {
         partition_queue* q = t.group.next(now, config_.max_task_idle_ms, lag_of, idle_until);
         if (!q) break;
-        process_one(t, *q);
+        process_one(t, *q, now);
         ++n;
         if (task.punctuation_waiting()) break;
     }

@@ -250,7 +250,7 @@ private:
     /// Exactly-once: aborts the open transaction after tasks were closed dirty.
     void abort_transaction(bool throwing);
     void suspend_restoration(managed_task& t);
-    void process_one(managed_task& t, partition_queue& q);
+    void process_one(managed_task& t, partition_queue& q, std::int64_t now);
     bool fill(managed_task& t, partition_queue& q);
     /// Up to records_per_round records of the task; whether it processed any.
     bool process_task(managed_task& t, std::int64_t now, std::optional<std::int64_t>& idle_until);
