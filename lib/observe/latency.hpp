@@ -19,6 +19,10 @@ namespace internal_metric {
 /// (a round of processing), punctuate.
 inline constexpr std::string_view node_process_prefix = "node-process-total.";  ///< + node name
 inline constexpr std::string_view records_restored = "records-restored";
+/// Thread counters of tasks opened and closed (Kafka's task-created / task-closed; a task revived
+/// after corruption is closed and created again).
+inline constexpr std::string_view task_created = "task-created-total";
+inline constexpr std::string_view task_closed = "task-closed-total";
 }  // namespace internal_metric
 
 /// A maximum over the last one or two 30-second windows, as Kafka's Max stat with two samples.

@@ -87,8 +87,8 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
         total_and_rate(g, "commit", "commit calls", thread_tags, counter(m, "commit-total"));
         latency(g, "commit", "commit", thread_tags, m, counter(m, "commit-latency-ns-max"));
         total_and_rate(g, "poll", "poll calls", thread_tags, counter(m, "poll-total"));
-        total_and_rate(g, "task-created", "tasks created", thread_tags, counter(m, "task-created-total"));
-        total_and_rate(g, "task-closed", "tasks closed", thread_tags, counter(m, "task-closed-total"));
+        total_and_rate(g, "task-created", "tasks created", thread_tags, counter(m, internal_metric::task_created));
+        total_and_rate(g, "task-closed", "tasks closed", thread_tags, counter(m, internal_metric::task_closed));
         latency(g, "poll", "poll", thread_tags, m, counter(m, "poll-latency-ns-max"));
         double punctuate_max = 0;
         for (const auto& t : th.tasks) punctuate_max = std::max(punctuate_max, counter(t.counters, "punctuate-latency-ns-max"));

@@ -174,7 +174,7 @@ std::unique_ptr<stream_task> task_manager::open_task(const subtopology_group& su
             std::filesystem::create_directories(task->task_directory());
         try {
             task->init();
-            ++env_.metrics->counter(task_created_metric);
+            ++env_.metrics->counter(internal_metric::task_created);
             return task;
         } catch (const state::corrupted_store_error& e) {
             // A store found corrupted while opening: the task has not run, so wiping the store and
@@ -398,7 +398,7 @@ void task_manager::close_task(managed_task& t, bool clean) {
         t.slot->task = nullptr;  // queries stop reading it before it closes
         if (config_.queries) config_.queries->remove(t.slot.get());
     }
-    ++env_.metrics->counter(task_closed_metric);
+    ++env_.metrics->counter(internal_metric::task_closed);
     try {
         t.task->close(clean);
     } catch (const std::exception& e) {
@@ -715,7 +715,7 @@ bool task_manager::in_turn(const managed_task& t) { return t.in_turn; }
 void task_manager::stop(managed_task& t) noexcept {
     const auto guard = t.task->store_guard();
     if (t.slot) t.slot->task = nullptr;
-    ++env_.metrics->counter(task_closed_metric);
+    ++env_.metrics->counter(internal_metric::task_closed);
     try {
         t.task->close(false);
     } catch (const std::exception& e) {

@@ -86,11 +86,6 @@ struct task_manager_config {
 };
 
 /// Restoration progress of one store's changelog partition.
-/// Thread-level counters of tasks opened and closed (Kafka's task-created / task-closed; a task
-/// revived after corruption is closed and created again).
-inline constexpr std::string_view task_created_metric = "task-created-total";
-inline constexpr std::string_view task_closed_metric = "task-closed-total";
-
 struct restoration_progress {
     kstreams::task_id task;
     std::string store;
