@@ -648,3 +648,54 @@ KSTREAMS_CO_TEST_CASE("waking the fetcher of a partition whose fetch queue fille
     CHECK(app.metrics().value("fetch-wakeups") > 0);
     CHECK(app.close(30s));
 }
+
+namespace {
+/// Adds headers to the records whose key starts with "h" (a null header value too).
+struct tag_headers : processor<std::string, std::string, std::string, std::string> {
+    void process(const record<std::string, std::string>& r) override {
+        auto out = r;
+        if (r.key.starts_with("h")) out.headers.add("trace", "t-" + r.key).add("none", std::nullopt);
+        context().forward(out);
+    }
+};
+}  // namespace
+
+KSTREAMS_CO_TEST_CASE("fetched records keep their headers, and records without any come without any") {
+    // The second sub-topology reads records the first wrote through the consumer's fetch path,
+    // which tells records without headers from those with some without librdkafka's parse.
+    embedded_cluster cluster;
+    for (const char* t : {"hd-in", "hd-mid", "hd-out"}) cluster.create_topic(t, 1);
+    {
+        test::topic_writer writer(cluster.bootstrap_servers());
+        writer.send("hd-in", "plain", "v", 1000);
+        writer.send("hd-in", "h-value", "v", 1001);
+        writer.send("hd-in", "h-empty", "", 1002);
+        writer.send("hd-in", "plain-empty", "", 1003);
+        writer.send("hd-in", "h-null", std::nullopt, 1004);
+        writer.send("hd-in", "plain-null", std::nullopt, 1005);
+        writer.send("hd-in", "plain-last", "w", 1006);
+        writer.flush();
+    }
+    topology t;
+    t.add_source<std::string, std::string>("in", {"hd-in"})
+        .add_processor("tag", [] { return std::make_unique<tag_headers>(); }, {"in"})
+        .add_sink<std::string, std::string>("mid", "hd-mid", {"tag"})
+        .add_source<std::string, std::string>("again", {"hd-mid"})
+        .add_sink<std::string, std::string>("out", "hd-out", {"again"});
+    auto cfg = embedded_config("headers-fetch");
+    cfg.bootstrap_servers = cluster.bootstrap_servers();
+    kafka_streams app(t, cfg);
+    app.start();
+    test::topic_reader reader(cluster.bootstrap_servers(), {"hd-out"});
+    auto recs = co_await test::next_records(reader, 7, 60s);
+    REQUIRE(recs.size() == 7);
+    for (const auto& r : recs) {
+        CAPTURE(*r.key);
+        if (r.key->starts_with("h")) CHECK(r.hdrs == headers{{"trace", "t-" + *r.key}, {"none", std::nullopt}});
+        else CHECK(r.hdrs.empty());
+        if (r.key->ends_with("null")) CHECK(!r.value);
+        else if (r.key->ends_with("empty")) CHECK(r.value == "");
+        else REQUIRE(r.value);
+    }
+    CHECK(app.close(30s));
+}
