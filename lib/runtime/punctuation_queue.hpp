@@ -3,6 +3,7 @@
 // burst.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -38,20 +39,28 @@ private:
         std::shared_ptr<bool> cancelled;
     };
     std::vector<entry> entries_;
+    /// No schedule is due before this (it may be earlier than the next due time: a cancelled
+    /// schedule's time stays until the next look), so "nothing due" is one comparison per record.
+    std::int64_t earliest_ = INT64_MAX;
 };
 
 template <class Fire>
 bool punctuation_queue::maybe_punctuate(std::int64_t now, Fire&& fire) {
+    if (now < earliest_) return false;
     bool fired = false;
     for (;;) {
         std::erase_if(entries_, [](const entry& e) { return *e.cancelled; });
         entry* next = nullptr;
-        for (auto& e : entries_)
+        earliest_ = INT64_MAX;
+        for (auto& e : entries_) {
             if (e.due <= now && (!next || e.due < next->due)) next = &e;
+            if (e.due < earliest_) earliest_ = e.due;
+        }
         if (!next) return fired;
         std::int64_t due = next->due + next->interval;
         if (now >= due) due = next->due + ((now - next->due) / next->interval + 1) * next->interval;
         next->due = due;
+        earliest_ = std::min(earliest_, due);
         // Copy: the callback may schedule more punctuations and move entries_.
         punctuator cb = next->callback;
         node* owner = next->owner;

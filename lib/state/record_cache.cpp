@@ -12,11 +12,33 @@ record_cache::named_cache& record_cache::add(std::string name, flush_callback on
     return ns;
 }
 
-record_cache::named_cache::entry_map::iterator record_cache::named_cache::find(std::string_view key) {
-    if (found_ != entries_.end() && found_->first == key) return found_;
+record_cache::named_cache::slot* record_cache::named_cache::find(std::string_view key) {
+    if (found_ && found_->first == key) return found_;
     auto it = entries_.find(key);
-    if (it != entries_.end()) found_ = it;
-    return it;
+    if (it == entries_.end()) return nullptr;
+    found_ = &*it;
+    return found_;
+}
+
+record_cache::named_cache::slot& record_cache::named_cache::insert(std::string_view key) {
+    slot& s = *entries_.emplace(std::string(key), entry{}).first;
+    if (keeps_order_) ordered_.insert(&s.first);
+    found_ = &s;
+    return s;
+}
+
+void record_cache::named_cache::erase(slot& s) {
+    if (found_ == &s) found_ = nullptr;
+    if (keeps_order_) ordered_.erase(&s.first);
+    entries_.erase(entries_.find(s.first));
+}
+
+const std::set<const std::string*, record_cache::named_cache::key_order>& record_cache::named_cache::ordered() {
+    if (!keeps_order_) {
+        keeps_order_ = true;
+        for (const auto& [key, e] : entries_) ordered_.insert(&key);
+    }
+    return ordered_;
 }
 
 void record_cache::remove(named_cache& ns) {
@@ -29,8 +51,8 @@ void record_cache::remove(named_cache& ns) {
 }
 
 const std::optional<std::string>* record_cache::get(named_cache& ns, std::string_view key) {
-    auto it = ns.find(key);
-    if (it == ns.entries_.end()) {
+    auto* it = ns.find(key);
+    if (!it) {
         ++*ns.misses_;
         return nullptr;
     }
@@ -41,12 +63,11 @@ const std::optional<std::string>* record_cache::get(named_cache& ns, std::string
 
 void record_cache::put(named_cache& ns, std::string_view key, std::optional<std::string_view> value, bool dirty,
                        const record_context& writer, const stored_metadata& writer_metadata) {
-    auto it = ns.find(key);
-    if (it == ns.entries_.end()) {
-        it = ns.entries_.emplace(std::string(key), named_cache::entry{}).first;
+    auto* it = ns.find(key);
+    if (!it) {
+        it = &ns.insert(key);
         ns.lru_.push_front(&it->first);
         it->second.lru = ns.lru_.begin();
-        ns.found_ = it;
     } else {
         size_bytes_ -= it->second.bytes;
         ns.lru_.splice(ns.lru_.begin(), ns.lru_, it->second.lru);
@@ -85,7 +106,7 @@ void record_cache::put(named_cache& ns, std::string_view key, std::optional<std:
 
 void record_cache::evict_from(named_cache& ns) {
     const std::string* key = ns.lru_.back();
-    auto it = ns.entries_.find(*key);
+    auto* it = ns.find(*key);
     ns.lru_.pop_back();
     size_bytes_ -= it->second.bytes;
     ++evictions_;
@@ -95,8 +116,7 @@ void record_cache::evict_from(named_cache& ns) {
         evicted = dirty_entry{it->first, std::move(it->second.value), it->second.timestamp,
                               std::move(it->second.hdrs), it->second.metadata};
     }
-    if (it == ns.found_) ns.forget_found();
-    ns.entries_.erase(it);
+    ns.erase(*it);
     if (evicted) flush(ns, std::move(evicted));
 }
 
@@ -109,6 +129,7 @@ void record_cache::discard(std::string_view prefix) {
         ns.dirty_.clear();
         ns.lru_.clear();
         ns.entries_.clear();
+        ns.ordered_.clear();
         ns.forget_found();
     }
 }
@@ -121,19 +142,18 @@ void record_cache::flush(named_cache& ns, std::optional<dirty_entry> evicted) {
     if (evicted) entries.push_back(std::move(*evicted));
     std::vector<const std::string*> deleted;
     for (const std::string* key : ns.dirty_) {
-        auto& e = ns.entries_.find(*key)->second;
+        auto& e = ns.find(*key)->second;
         entries.push_back({*key, e.value, e.timestamp, e.hdrs, e.metadata});
         e.dirty = false;
         if (!e.value) deleted.push_back(key);
     }
     // Cleared before the callback runs: it forwards downstream, which may write here again.
     ns.spare_.splice(ns.spare_.end(), ns.dirty_);
-    if (!deleted.empty()) ns.forget_found();
     for (const std::string* key : deleted) {
-        auto it = ns.entries_.find(*key);
+        auto* it = ns.find(*key);
         size_bytes_ -= it->second.bytes;
         ns.lru_.erase(it->second.lru);
-        ns.entries_.erase(it);
+        ns.erase(*it);
     }
     ns.on_flush_(entries);
 }
@@ -141,18 +161,20 @@ void record_cache::flush(named_cache& ns, std::optional<dirty_entry> evicted) {
 std::vector<std::pair<std::string, std::optional<std::string>>> record_cache::snapshot(
     named_cache& ns, const std::optional<std::string>& from, const std::optional<std::string>& to) const {
     std::vector<std::pair<std::string, std::optional<std::string>>> rows;
-    auto first = from ? ns.entries_.lower_bound(*from) : ns.entries_.begin();
-    auto last = to ? ns.entries_.upper_bound(*to) : ns.entries_.end();
     if (from && to && *from > *to) return rows;
-    for (auto it = first; it != last; ++it) rows.emplace_back(it->first, it->second.value);
+    const auto& keys = ns.ordered();
+    auto first = from ? keys.lower_bound(std::string_view(*from)) : keys.begin();
+    auto last = to ? keys.upper_bound(std::string_view(*to)) : keys.end();
+    for (auto it = first; it != last; ++it) rows.emplace_back(**it, ns.find(**it)->second.value);
     return rows;
 }
 
 std::vector<std::pair<std::string, std::optional<std::string>>> record_cache::snapshot_prefix(
     named_cache& ns, std::string_view prefix) const {
     std::vector<std::pair<std::string, std::optional<std::string>>> rows;
-    for (auto it = ns.entries_.lower_bound(prefix); it != ns.entries_.end() && it->first.starts_with(prefix); ++it)
-        rows.emplace_back(it->first, it->second.value);
+    const auto& keys = ns.ordered();
+    for (auto it = keys.lower_bound(prefix); it != keys.end() && (*it)->starts_with(prefix); ++it)
+        rows.emplace_back(**it, ns.find(**it)->second.value);
     return rows;
 }
 

@@ -13,11 +13,12 @@
 #include <cstdint>
 #include <functional>
 #include <list>
-#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <kstreams/record.hpp>
@@ -73,16 +74,38 @@ public:
             key_list::iterator lru;
             key_list::iterator dirty_pos;  ///< in dirty_ while dirty
         };
-        using entry_map = std::map<std::string, entry, std::less<>>;
-        /// The entry of `key`, or end(). Remembers the last one found: a store's put usually
-        /// follows a get of the same key, and then needs no second walk of the tree.
-        entry_map::iterator find(std::string_view key);
-        void forget_found() { found_ = entries_.end(); }
+        struct key_hash {
+            using is_transparent = void;
+            std::size_t operator()(std::string_view k) const noexcept { return std::hash<std::string_view>{}(k); }
+        };
+        struct key_order {
+            using is_transparent = void;
+            bool operator()(const std::string* a, const std::string* b) const { return *a < *b; }
+            bool operator()(const std::string* a, std::string_view b) const { return std::string_view(*a) < b; }
+            bool operator()(std::string_view a, const std::string* b) const { return a < std::string_view(*b); }
+        };
+        /// Hashed: gets and puts (every record of a cached aggregation) need no ordered walk
+        /// comparing keys that share their prefix. Keys and entries stay where they are (nodes).
+        using entry_map = std::unordered_map<std::string, entry, key_hash, std::equal_to<>>;
+        using slot = entry_map::value_type;
+        /// The entry of `key`, or null. Remembers the last one found: a store's put usually
+        /// follows a get of the same key, and then needs no second lookup.
+        slot* find(std::string_view key);
+        slot& insert(std::string_view key);
+        void erase(slot& s);
+        void forget_found() { found_ = nullptr; }
+        /// The keys in order, kept from the first range scan on (see `ordered_`).
+        const std::set<const std::string*, key_order>& ordered();
 
         std::string name_;
         flush_callback on_flush_;
         entry_map entries_;
-        entry_map::iterator found_ = entries_.end();
+        slot* found_ = nullptr;
+        /// The keys in ascending order, for range and prefix scans only: built at the namespace's
+        /// first scan and kept from then on (a store that is never scanned, as an aggregation's,
+        /// never pays for it).
+        std::set<const std::string*, key_order> ordered_;
+        bool keeps_order_ = false;
         key_list lru_;  ///< front = most recently used
         /// Dirty keys in the order of their last write (a re-write moves the key to the end).
         /// Nodes of flushed keys wait in spare_ for reuse, so dirtying allocates nothing.
