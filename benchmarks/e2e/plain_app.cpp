@@ -1,20 +1,46 @@
-// The ceiling of the end-to-end benchmark: the pass-through and stateless pipelines written by hand on librdkafka, no
-// framework. It does the durable work kstreams does (the same consumer group, assignor and producer
-// settings; at-least-once: every commit interval the producer is flushed, then the consumed offsets
-// are committed) and nothing else.
+// The ceiling of the end-to-end benchmark: the pipelines written by hand on librdkafka (and RocksDB),
+// no framework. Each does the durable work kstreams does (the same consumer group, assignor and
+// producer settings; at-least-once: every commit interval the producer is flushed, then the consumed
+// offsets are committed) and nothing else:
+// - passthrough, stateless: consume, (filter and uppercase,) produce.
+// - count: a count per key in a RocksDB store per input partition, opened with kstreams' (Kafka
+//   Streams') options and the WAL off, behind a record cache of 10 MiB with Kafka's rules (updates
+//   coalesce per key; dirty entries are written to the store, a changelog topic and the output in
+//   the order of their last update at each commit, or when the cache goes over its bound); the
+//   store holds Kafka's timestamped value (timestamp and count); the changelog's offsets are
+//   checkpointed (the store flushed first) once 10,000 changelog records went by, as kstreams.
+// - count_nocache: the same with no cache: a store read, write, changelog record and output record
+//   per input record.
+// - kv_store: a plain (not timestamped) count per key read and written per record on an uncached
+//   RocksDB store, a changelog record and the new count produced per record.
 //
-//   e2e_plain_app BOOTSTRAP GROUP passthrough|stateless INPUT OUTPUT STATE_DIR
+//   e2e_plain_app BOOTSTRAP GROUP PIPELINE INPUT OUTPUT STATE_DIR
 //
 // Prints STARTED right before it subscribes (the driver times from there) and runs until SIGTERM.
 #include <cctype>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <list>
 #include <map>
+#include <memory>
 #include <string>
+#include <thread>
+#include <unordered_map>
+
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+#include <rocksdb/write_buffer_manager.h>
 
 #include "lib/kafka/rd.hpp"
+#include "lib/kafka/topic_admin.hpp"
 
 namespace kafka = kstreams::kafka;
 using namespace std::chrono_literals;
@@ -69,15 +95,239 @@ private:
     bool was_full_ = false;
 };
 
+void put_big_endian(std::int64_t v, char* out) {
+    auto u = static_cast<std::uint64_t>(v);
+    for (int i = 7; i >= 0; --i, u >>= 8) out[i] = static_cast<char>(u & 0xff);
+}
+
+std::int64_t get_big_endian(const char* p) {
+    std::uint64_t u = 0;
+    for (int i = 0; i < 8; ++i) u = (u << 8) | static_cast<unsigned char>(p[i]);
+    return static_cast<std::int64_t>(u);
+}
+
+/// Sends a record, serving delivery reports while the producer's queue is full. `opaque` comes
+/// back in the delivery report (the changelog's offsets are checkpointed).
+void produce(rd_kafka_t* producer, rd_kafka_topic_t* topic, std::int32_t partition, std::string_view key,
+             std::string_view value, std::int64_t timestamp, void* opaque) {
+    void* k = const_cast<char*>(key.data());
+    void* v = const_cast<char*>(value.data());
+    const std::size_t klen = key.size(), vlen = value.size();
+    while (rd_kafka_producev(producer, RD_KAFKA_V_RKT(topic), RD_KAFKA_V_PARTITION(partition),
+                             RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(k, klen), RD_KAFKA_V_VALUE(v, vlen),
+                             RD_KAFKA_V_TIMESTAMP(timestamp), RD_KAFKA_V_OPAQUE(opaque),
+                             RD_KAFKA_V_END) == RD_KAFKA_RESP_ERR__QUEUE_FULL)
+        rd_kafka_poll(producer, 10);
+}
+
+/// RocksDB opened as kstreams opens its stores (lib/state/rocksdb_shared.cpp, Kafka Streams'
+/// options: one 64 MiB block cache and a 32 MiB write buffer manager for all stores, bloom
+/// filters, universal compaction, no compression), written with the WAL off.
+class rocks {
+public:
+    rocks()
+        : cache_(rocksdb::NewLRUCache(64u << 20, -1, false, 0.1)),
+          buffers_(std::make_shared<rocksdb::WriteBufferManager>(32u << 20, cache_)) {
+        write.disableWAL = true;
+    }
+
+    std::unique_ptr<rocksdb::DB> open(const std::filesystem::path& dir) const {
+        rocksdb::BlockBasedTableOptions table;
+        table.block_cache = cache_;
+        table.block_size = 4096;
+        table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10, false));
+        table.cache_index_and_filter_blocks = true;
+        table.cache_index_and_filter_blocks_with_high_priority = true;
+        table.pin_top_level_index_and_filter = true;
+        rocksdb::Options o;
+        o.write_buffer_manager = buffers_;
+        o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+        o.optimize_filters_for_hits = true;
+        o.write_buffer_size = 16u << 20;
+        o.max_write_buffer_number = 3;
+        o.compression = rocksdb::kNoCompression;
+        o.compaction_style = rocksdb::kCompactionStyleUniversal;
+        o.create_if_missing = true;
+        o.info_log_level = rocksdb::InfoLogLevel::ERROR_LEVEL;
+        o.IncreaseParallelism(static_cast<int>(std::max(2u, std::thread::hardware_concurrency())));
+        std::filesystem::create_directories(dir);
+        rocksdb::DB* db = nullptr;
+        const rocksdb::Status st = rocksdb::DB::Open(o, dir.string(), &db);
+        if (!st.ok()) die("opening RocksDB in " + dir.string() + ": " + st.ToString());
+        return std::unique_ptr<rocksdb::DB>(db);
+    }
+
+    rocksdb::WriteOptions write;
+    rocksdb::ReadOptions read;
+
+private:
+    std::shared_ptr<rocksdb::Cache> cache_;
+    std::shared_ptr<rocksdb::WriteBufferManager> buffers_;
+};
+
+/// Where a stateful pipeline's records go: the output topic (the default partitioner) and the
+/// changelog (the input record's partition).
+struct sinks {
+    rd_kafka_t* producer;
+    rd_kafka_topic_t* output;
+    rd_kafka_topic_t* changelog;
+};
+
+/// The state of one input partition (a kstreams task): its store, its record cache and how far its
+/// changelog was sent, acknowledged and checkpointed.
+class partition_state {
+public:
+    partition_state(const rocks& db, const std::filesystem::path& dir, std::int32_t partition, std::size_t cache_bytes)
+        : rocks_(db), dir_(dir), partition_(partition), cache_bytes_(cache_bytes), db_(db.open(dir / "store")) {}
+
+    /// count: the key's count goes up by one (through the cache when there is one).
+    void count(const sinks& out, std::string_view key, std::int64_t timestamp) {
+        if (cache_bytes_ == 0) {
+            char v[16];
+            const auto [old_ts, n] = read_timestamped(key);
+            put_big_endian(std::max(old_ts, timestamp), v);
+            put_big_endian(n + 1, v + 8);
+            check(db_->Put(rocks_.write, rocksdb::Slice(key.data(), key.size()), rocksdb::Slice(v, 16)), "put");
+            send(out, key, std::string_view(v + 8, 8), std::max(old_ts, timestamp));
+            return;
+        }
+        auto it = cache_.find(key);
+        if (it == cache_.end()) {
+            const auto [old_ts, n] = read_timestamped(key);
+            it = cache_.emplace(std::string(key), entry{n, old_ts}).first;
+            lru_.push_front(&it->first);
+            it->second.lru = lru_.begin();
+            bytes_ += entry_bytes(key.size());
+        } else {
+            lru_.splice(lru_.begin(), lru_, it->second.lru);
+        }
+        entry& e = it->second;
+        ++e.count;
+        e.timestamp = std::max(e.timestamp, timestamp);
+        // Flushed in the order of their last update: an update moves the key to the end.
+        if (e.dirty) {
+            dirty_.splice(dirty_.end(), dirty_, e.dirty_pos);
+        } else if (!spare_.empty()) {
+            dirty_.splice(dirty_.end(), spare_, spare_.begin());
+            dirty_.back() = &it->first;
+        } else {
+            dirty_.push_back(&it->first);
+        }
+        e.dirty_pos = std::prev(dirty_.end());
+        e.dirty = true;
+        while (bytes_ > cache_bytes_) evict(out);
+    }
+
+    /// kv_store: a get and a put of a plain count per record, each sent on.
+    void get_put(const sinks& out, std::string_view key, std::int64_t timestamp) {
+        std::string old;
+        const rocksdb::Slice k(key.data(), key.size());
+        std::int64_t n = 0;
+        if (db_->Get(rocks_.read, k, &old).ok() && old.size() == 8) n = get_big_endian(old.data());
+        char v[8];
+        put_big_endian(n + 1, v);
+        check(db_->Put(rocks_.write, k, rocksdb::Slice(v, 8)), "put");
+        send(out, key, std::string_view(v, 8), timestamp);
+    }
+
+    /// Writes the dirty cache entries to the store (one batch), the changelog and the output.
+    void flush(const sinks& out) {
+        if (dirty_.empty()) return;
+        rocksdb::WriteBatch batch;
+        for (const std::string* key : dirty_) {
+            entry& e = cache_.find(*key)->second;
+            char v[16];
+            put_big_endian(e.timestamp, v);
+            put_big_endian(e.count, v + 8);
+            check(batch.Put(rocksdb::Slice(*key), rocksdb::Slice(v, 16)), "batch");
+            send(out, *key, std::string_view(v + 8, 8), e.timestamp);
+            e.dirty = false;
+        }
+        spare_.splice(spare_.end(), dirty_);
+        check(db_->Write(rocks_.write, &batch), "write");
+    }
+
+    /// After a commit: once 10,000 changelog records went by since the last checkpoint, flushes
+    /// the store's memtables (the WAL is off) and writes the acknowledged changelog offset.
+    void maybe_checkpoint() {
+        if (sent_ - checkpointed_ <= 10000 || acked_ < 0) return;
+        check(db_->Flush(rocksdb::FlushOptions()), "flush");
+        std::ofstream(dir_ / ".checkpoint", std::ios::trunc) << "0\n1\nchangelog " << partition_ << " " << acked_ + 1 << "\n";
+        checkpointed_ = sent_;
+    }
+
+    /// A delivery report of this partition's changelog.
+    void acknowledged(std::int64_t offset) { acked_ = std::max(acked_, offset); }
+
+private:
+    struct entry {
+        std::int64_t count = 0;
+        std::int64_t timestamp = 0;
+        bool dirty = false;
+        std::list<const std::string*>::iterator lru, dirty_pos;
+    };
+    struct key_hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view k) const noexcept { return std::hash<std::string_view>{}(k); }
+    };
+    static std::size_t entry_bytes(std::size_t key_size) { return key_size + 16 + 64; }  // as kstreams' estimate
+    static void check(const rocksdb::Status& st, const char* what) {
+        if (!st.ok()) die(std::string("RocksDB ") + what + ": " + st.ToString());
+    }
+
+    /// The stored count of `key` and its timestamp (0, 0 if none): Kafka's timestamped value.
+    std::pair<std::int64_t, std::int64_t> read_timestamped(std::string_view key) {
+        std::string v;
+        if (db_->Get(rocks_.read, rocksdb::Slice(key.data(), key.size()), &v).ok() && v.size() == 16)
+            return {get_big_endian(v.data()), get_big_endian(v.data() + 8)};
+        return {0, 0};
+    }
+
+    void send(const sinks& out, std::string_view key, std::string_view value, std::int64_t timestamp) {
+        produce(out.producer, out.changelog, partition_, key, value, timestamp, this);
+        produce(out.producer, out.output, RD_KAFKA_PARTITION_UA, key, value, timestamp, nullptr);
+        ++sent_;
+    }
+
+    /// Kafka's cache: the least recently used entry goes; if it is dirty, every dirty entry is
+    /// flushed first.
+    void evict(const sinks& out) {
+        const std::string* key = lru_.back();
+        auto it = cache_.find(*key);
+        if (it->second.dirty) flush(out);
+        lru_.pop_back();
+        bytes_ -= entry_bytes(key->size());
+        cache_.erase(it);
+    }
+
+    const rocks& rocks_;
+    std::filesystem::path dir_;
+    std::int32_t partition_;
+    std::size_t cache_bytes_;
+    std::unique_ptr<rocksdb::DB> db_;
+    std::unordered_map<std::string, entry, key_hash, std::equal_to<>> cache_;
+    std::list<const std::string*> lru_, dirty_, spare_;
+    std::size_t bytes_ = 0;
+    std::int64_t sent_ = 0, checkpointed_ = 0, acked_ = -1;
+};
+
+/// Delivery reports: the changelog's records carry their partition's state as opaque.
+void on_delivery(rd_kafka_t*, const rd_kafka_message_t* m, void*) {
+    if (m->err) die(std::string("delivery failed: ") + rd_kafka_err2str(m->err));
+    if (m->_private) static_cast<partition_state*>(m->_private)->acknowledged(m->offset);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const std::string kind = argc == 7 ? argv[3] : "";
-    if (kind != "stateless" && kind != "passthrough") {
-        std::cerr << "usage: e2e_plain_app BOOTSTRAP GROUP passthrough|stateless INPUT OUTPUT STATE_DIR\n";
+    const bool transform = kind == "stateless";
+    const bool stateful = kind == "count" || kind == "count_nocache" || kind == "kv_store";
+    if (!transform && !stateful && kind != "passthrough") {
+        std::cerr << "usage: e2e_plain_app BOOTSTRAP GROUP passthrough|stateless|count|count_nocache|kv_store INPUT "
+                     "OUTPUT STATE_DIR\n";
         return 2;
     }
-    const bool transform = kind == "stateless";
     std::signal(SIGTERM, on_signal);
     std::signal(SIGINT, on_signal);
     const std::string bootstrap = argv[1], group = argv[2], input = argv[4], output = argv[5];
@@ -93,16 +343,32 @@ int main(int argc, char** argv) {
                                                          {"log_level", "3"}},
                                                         "consumer"),
                                        "consumer");
-    auto producer = kafka::make_client(RD_KAFKA_PRODUCER,
-                                       kafka::make_conf({{"bootstrap.servers", bootstrap},
-                                                         {"partitioner", "murmur2_random"},
-                                                         {"enable.idempotence", "true"},
-                                                         {"linger.ms", "100"},
-                                                         {"log_level", "3"}},
-                                                        "producer"),
-                                       "producer");
+    kafka::conf_ptr producer_conf = kafka::make_conf({{"bootstrap.servers", bootstrap},
+                                                      {"partitioner", "murmur2_random"},
+                                                      {"enable.idempotence", "true"},
+                                                      {"linger.ms", "100"},
+                                                      {"log_level", "3"}},
+                                                     "producer");
+    rd_kafka_conf_set_dr_msg_cb(producer_conf.get(), &on_delivery);
+    auto producer = kafka::make_client(RD_KAFKA_PRODUCER, std::move(producer_conf), "producer");
     rd_kafka_topic_t* out = rd_kafka_topic_new(producer.get(), output.c_str(), nullptr);
     std::cout << "STARTED" << std::endl;
+
+    // The stateful pipelines' changelog (compacted, one partition per input partition), created
+    // after STARTED as kstreams creates its internal topics after start().
+    const std::string changelog = group + "-store-changelog";
+    sinks to{producer.get(), out, nullptr};
+    rocks db;
+    std::map<std::int32_t, std::unique_ptr<partition_state>> states;
+    if (stateful) {
+        kafka::topic_admin admin({{"bootstrap.servers", bootstrap}, {"log_level", "3"}}, 30s, nullptr);
+        const auto parts = admin.partition_count(input);
+        if (!parts) die("no topic " + input);
+        admin.create_topics({{changelog, *parts, 1, {{"cleanup.policy", "compact"}}}});
+        to.changelog = rd_kafka_topic_new(producer.get(), changelog.c_str(), nullptr);
+    }
+    const std::size_t cache_bytes = kind == "count" ? 10u << 20 : 0;
+    const std::filesystem::path state_dir = argv[6];
     rd_kafka_poll_set_consumer(consumer.get());
     kafka::tpl_ptr topics = kafka::make_tpl(1);
     rd_kafka_topic_partition_list_add(topics.get(), input.c_str(), RD_KAFKA_PARTITION_UA);
@@ -119,6 +385,7 @@ int main(int argc, char** argv) {
         // The offset slot of the partition the previous record came from: a batch is mostly one
         // partition, so the map is looked up once per run of records, not per record.
         std::int64_t* slot = nullptr;
+        partition_state* state = nullptr;
         rd_kafka_topic_t* slot_topic = nullptr;
         std::int32_t slot_partition = -1;
         for (ssize_t i = 0; i < n; ++i) {
@@ -128,8 +395,23 @@ int main(int argc, char** argv) {
                 slot_topic = m->rkt;
                 slot_partition = m->partition;
                 slot = &next[{rd_kafka_topic_name(m->rkt), m->partition}];
+                if (stateful) {
+                    auto& st = states[m->partition];
+                    if (!st)
+                        st = std::make_unique<partition_state>(db, state_dir / ("0_" + std::to_string(m->partition)),
+                                                               m->partition, cache_bytes);
+                    state = st.get();
+                }
             }
             *slot = m->offset + 1;
+            if (stateful) {
+                if (!m->key) continue;  // a null key: dropped, as Kafka's aggregations and processors here
+                const std::string_view key(static_cast<const char*>(m->key), m->key_len);
+                const std::int64_t ts = rd_kafka_message_timestamp(m.get(), nullptr);
+                if (kind == "kv_store") state->get_put(to, key, ts);
+                else state->count(to, key, ts);
+                continue;
+            }
             const auto* v = static_cast<const char*>(m->payload);
             const void* value = v;
             std::size_t value_len = v ? m->len : 0;
@@ -150,11 +432,18 @@ int main(int argc, char** argv) {
         wake.after_batch(queue.get(), positions);
         rd_kafka_poll(producer.get(), 0);
         if (std::chrono::steady_clock::now() >= next_commit) {
+            // As Kafka Streams' commit: the caches flush, the producer delivers, the offsets are
+            // committed, then the stores checkpoint.
+            for (auto& [p, st] : states) st->flush(to);
             commit(consumer.get(), producer.get(), next);
+            for (auto& [p, st] : states) st->maybe_checkpoint();
             next_commit = std::chrono::steady_clock::now() + 1000ms;
         }
     }
+    for (auto& [p, st] : states) st->flush(to);
     commit(consumer.get(), producer.get(), next);
+    states.clear();
+    if (to.changelog) rd_kafka_topic_destroy(to.changelog);
     rd_kafka_topic_destroy(out);
     rd_kafka_consumer_close(consumer.get());
     return 0;
