@@ -196,6 +196,18 @@ double cpu_seconds(pid_t pid) {
     return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
+/// The peak resident set size of a process so far (VmHWM), in MiB; 0 if unknown.
+double peak_rss_mib(pid_t pid) {
+    FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r");
+    if (!f) return 0;
+    char line[256];
+    double kib = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::strncmp(line, "VmHWM:", 6) == 0) kib = std::atof(line + 6);
+    std::fclose(f);
+    return kib / 1024;
+}
+
 /// Sum of the latest count per key of the stateful app's output, and how many keys it has.
 std::pair<std::int64_t, std::size_t> latest_counts(const std::string& bootstrap, const std::string& topic,
                                                    std::int32_t partitions) {
@@ -306,6 +318,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     }
     const double seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
     const double app_cpu = cpu_seconds(child) - app_cpu0, broker_cpu = cpu_seconds(broker) - broker_cpu0;
+    const double rss = peak_rss_mib(child);
     ::kill(child, SIGTERM);
     int status = 0;
     for (int i = 0; i < 600 && ::waitpid(child, &status, WNOHANG) != child; ++i) std::this_thread::sleep_for(100ms);
@@ -335,9 +348,9 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
                 (kind == "hopping_count" ? "" : " over " + std::to_string(keys)));
         check = "counts add up over " + std::to_string(nkeys) + " keys";
     }
-    std::printf("RESULT %s %lld records %.3f s %.0f records/s cpu %.3f s %.2f cores %.3f us/rec broker %.2f cores (%s)\n",
+    std::printf("RESULT %s %lld records %.3f s %.0f records/s cpu %.3f s %.2f cores %.3f us/rec broker %.2f cores rss %.0f MiB (%s)\n",
                 kind.c_str(), static_cast<long long>(records), seconds, static_cast<double>(records) / seconds, app_cpu,
-                app_cpu / seconds, app_cpu * 1e6 / static_cast<double>(records), broker_cpu / seconds, check.c_str());
+                app_cpu / seconds, app_cpu * 1e6 / static_cast<double>(records), broker_cpu / seconds, rss, check.c_str());
     return 0;
 }
 
