@@ -70,8 +70,11 @@ bool build(kstreams::streams_builder& builder, const std::string& kind, const st
         in.left_join(table, [](const std::string& v, const std::optional<std::string>&) { return v; }).to(output);
     } else if (kind == "stream_join") {
         auto side = builder.stream<key_type, std::string>(input + "-side");
+        // RocksDB window stores, as Kafka Streams' default (kstreams' stream_joined defaults to
+        // memory stores, which is not Kafka's default).
         in.left_join(side, [](const std::string& v, const std::optional<std::string>&) { return v; },
-                     kstreams::join_windows::of_time_difference_and_grace(10s, 30s))
+                     kstreams::join_windows::of_time_difference_and_grace(10s, 30s),
+                     kstreams::stream_joined<>{}.with_persistent_stores())
             .to(output);
     } else {
         return false;
