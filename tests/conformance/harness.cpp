@@ -145,6 +145,39 @@ void user_moves(harness& h) {
     h.pipe("users", S("bob"), S("us"), 5);
 }
 
+std::optional<std::string> fk(const std::string& v) {
+    if (v.rfind("none", 0) == 0) return std::nullopt;
+    return v.substr(0, v.find(':'));
+}
+
+void fk_orders(harness& h) {
+    h.pipe("customers", S("c1"), S("Alice"), 5);
+    h.pipe("orders", S("o1"), S("c1:apple"), 10);
+    h.pipe("orders", S("o2"), S("c2:pear"), 12);
+    h.pipe("customers", S("c2"), S("Bob"), 15);
+    h.pipe("orders", S("o3"), S("c1:plum"), 20);
+    h.pipe("customers", S("c1"), S("Alicia"), 25);
+    h.pipe("orders", S("o1"), S("c2:apple"), 30);
+    h.pipe("customers", S("c1"), null, 35);
+    h.pipe("orders", S("o3"), null, 40);
+    h.pipe("orders", S("o4"), S("none"), 45);
+    h.pipe("orders", S("o4"), S("c2:fig"), 50);
+    h.pipe("orders", S("o4"), S("none2"), 55);
+    h.pipe("customers", S("c2"), S("Robert"), 60);
+    h.pipe("orders", S("o2"), S("c2:pear"), 58);
+    h.pipe("customers", null, S("Nobody"), 61);
+    h.pipe("orders", null, S("c2:nut"), 62);
+    h.pipe("customers", S("c3"), S("Carl"), 3);
+    h.pipe("orders", S("o5"), S("c3:kiwi"), 4);
+    h.pipe("orders", S("o5"), S("c3:lime"), 6);
+    h.pipe("orders", S("o5"), null, 70);
+    h.pipe("orders", S("o6"), null, 71);
+    h.pipe("customers", S("c2"), null, 72);
+    h.pipe("customers", S("c2"), S("Bo"), 73);
+    h.pipe("orders", S("o1"), S("c1:apple"), 74);
+    h.pipe("customers", S("c1"), S("Al"), 75);
+}
+
 void session_inputs(harness& h) {
     h.pipe("in", S("a"), S("s0"), 0);
     h.pipe("in", S("a"), S("s5"), 5);

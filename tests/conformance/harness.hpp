@@ -76,6 +76,12 @@ void session_inputs(harness& h);
 /// Main.userMoves: users moving between regions (with tombstones) on "users".
 void user_moves(harness& h);
 
+/// FkJoinScenarios.fk: "fk:payload" -> fk; "none..." -> no foreign key.
+std::optional<std::string> fk(const std::string& v);
+/// FkJoinScenarios.orders: orders ("customer:item") against customers, on "orders" and
+/// "customers".
+void fk_orders(harness& h);
+
 /// Splits as Java's String.split(sep, -1): empty parts kept, "" gives one empty part.
 std::vector<std::string> split(const std::string& s, char sep);
 

@@ -352,6 +352,7 @@ public final class Main {
         MoreScenarios.register(SCENARIOS);
         MoreScenarios.registerDropped(SCENARIOS);
         MoreScenarios.registerForwarded(SCENARIOS);
+        HuntScenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
