@@ -30,6 +30,7 @@ class store_query_parameters;
 
 namespace detail {
 class queryable_instance;
+struct raw_record;
 /// Lists the local instances of a queried store, at each call (kstreams/state/queryable_store.hpp).
 using instance_provider = std::function<std::vector<std::shared_ptr<queryable_instance>>()>;
 }  // namespace detail
@@ -97,6 +98,10 @@ struct streams_config {
     /// meanwhile); and how long the app looks for a cluster that does not answer at start. Past it the thread fails with a streams_error saying what did not answer, and
     /// the uncaught exception handler decides (ERROR by default); a cluster back within it goes on.
     std::chrono::milliseconds task_timeout{300000};
+    /// "default.timestamp.extractor": the timestamp extractor of every source that has none of its
+    /// own (kstreams/timestamp_extractors.hpp; from_properties takes Kafka's built-in class names).
+    /// Empty: the record's own timestamp, a negative one failing the thread (FailOnInvalidTimestamp).
+    std::function<std::int64_t(const detail::raw_record&, std::int64_t partition_time)> default_timestamp_extractor;
     /// Partitions of topics the app creates on the embedded cluster (sources and sinks it is
     /// missing); internal topics follow their upstream as on a real cluster.
     std::int32_t embedded_partitions = 1;
@@ -188,6 +193,24 @@ public:
     /// std::logic_error while the app runs, and streams_error (deleting nothing) if another
     /// instance holds one of its task directories.
     void clean_up();
+
+    /// Kafka's pause(): the stream threads stop processing (records, punctuations, restoration)
+    /// but stay in the group, keep polling (their buffers bounded) and committing, until resume().
+    /// Allowed in any state; a thread added or replaced meanwhile starts paused.
+    void pause();
+    void resume();
+    bool is_paused() const;
+
+    /// Kafka's addStreamThread(): one more stream thread (its consumer joins the group, which
+    /// rebalances), named `<application.id>-StreamThread-<n>` with the lowest free n; its record
+    /// cache gets an equal share of statestore.cache.max.bytes over the threads then alive (the
+    /// others keep theirs). nullopt unless the app is RUNNING or REBALANCING.
+    std::optional<std::string> add_stream_thread();
+    /// Kafka's removeStreamThread(timeout): stops the stream thread started last that is still
+    /// alive (it commits, closes its tasks and leaves the group) and returns its name; nullopt
+    /// unless the app is RUNNING or REBALANCING with a thread to remove. Throws streams_error if
+    /// the thread has not stopped within `timeout` (it goes on stopping).
+    std::optional<std::string> remove_stream_thread(std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
 
     streams_state state() const;
     /// Waits until the state is `s` (true) or `timeout` passed or the app failed (false).

@@ -2,6 +2,7 @@
 // settings. Read-only once the threads run, except the callbacks (thread-safe on the app side).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -57,6 +58,12 @@ struct app_context {
     host_directory* hosts = nullptr;
     /// A thread entered (true) or left (false) a rebalance.
     std::function<void(int thread, bool rebalancing)> on_rebalance;
+    /// kafka_streams::pause(): the stream threads process nothing (records, punctuations,
+    /// restoration) but poll and commit.
+    std::atomic<bool> paused{false};
+    /// The threads a new stream thread's record cache shares statestore.cache.max.bytes with
+    /// (itself included); 0: num.stream.threads.
+    std::atomic<int> cache_sharing_threads{0};
 };
 
 }  // namespace kstreams::detail

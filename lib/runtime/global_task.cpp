@@ -84,8 +84,9 @@ void global_task::process(const raw_record& raw) {
     if (it == sources_.end()) throw streams_error("global task: no global store reads topic " + std::string(raw.topic));
     auto [src, def] = it->second;
     std::int64_t ts = raw.timestamp;
-    if (def->extractor) {
-        ts = def->extractor(raw, -1);
+    const timestamp_extractor& extractor = def->extractor ? def->extractor : env_.default_extractor;
+    if (extractor) {
+        ts = extractor(raw, -1);
         if (ts < 0) {
             ++metrics().counter(metric::skipped_invalid_timestamp);
             KSTREAMS_LOG(warn, "global task: skipping the record at " + at(raw) + ": the timestamp extractor returned " +

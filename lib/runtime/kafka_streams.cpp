@@ -79,6 +79,10 @@ struct kafka_streams::impl {
     std::vector<std::unique_ptr<detail::stream_thread>> threads;
     std::vector<std::unique_ptr<detail::stream_thread>> retired;
     int live_threads = 0;
+    /// add_stream_thread() calls before start()'s work has started the threads (it starts them too).
+    int added_before_start = 0;
+    /// OS threads attached to `pool` and `workers` for threads added by add_stream_thread().
+    std::vector<std::thread> attached;
     metrics_listener metrics_to;
     std::chrono::milliseconds metrics_interval{1000};
     std::unique_ptr<detail::metrics_reporter> reporter;  // after the threads: it reads them
@@ -495,7 +499,94 @@ struct kafka_streams::impl {
     }
 
     void start_threads() {
+        int n;
+        {
+            std::lock_guard lock(mutex);
+            n = ctx.config.num_stream_threads + added_before_start;
+            added_before_start = 0;
+        }
+        ctx.cache_sharing_threads = n;
         for (int i = 0; i < ctx.config.num_stream_threads; ++i) start_thread(i);
+        for (int i = ctx.config.num_stream_threads; i < n; ++i) {
+            attach_os_threads();
+            start_thread(i);
+        }
+    }
+
+    /// One more OS thread for the stream threads' executor and two for their blocking calls, as
+    /// start() sizes them per stream thread. (They stay when a thread is removed.)
+    void attach_os_threads() {
+        std::lock_guard lock(mutex);
+        attached.emplace_back([p = pool.get()] { p->attach(); });
+        for (int i = 0; i < 2; ++i) attached.emplace_back([w = workers.get()] { w->attach(); });
+    }
+
+    /// The stream threads alive (listed and not finished), under `mutex`.
+    std::vector<detail::stream_thread*> alive_locked() const {
+        std::vector<detail::stream_thread*> out;
+        for (const auto& t : threads)
+            if (!t->finished()) out.push_back(t.get());
+        return out;
+    }
+
+    std::optional<std::string> add_stream_thread() {
+        int index = 0;
+        {
+            std::lock_guard lock(mutex);
+            if (state != streams_state::running && state != streams_state::rebalancing) return std::nullopt;
+            std::set<int> used;
+            if (starting && threads.empty()) {
+                // start()'s work has not started the threads yet: it starts this one with them.
+                for (int i = 0; i < ctx.config.num_stream_threads + added_before_start; ++i) used.insert(i);
+                while (used.count(index)) ++index;
+                ++added_before_start;
+                return ctx.config.application_id + "-StreamThread-" + std::to_string(index + 1);
+            }
+            for (const auto* t : alive_locked()) used.insert(t->index());
+            while (used.count(index)) ++index;
+            ctx.cache_sharing_threads = static_cast<int>(used.size()) + 1;
+        }
+        attach_os_threads();
+        start_thread(index);
+        std::lock_guard lock(mutex);
+        for (const auto& t : threads)
+            if (t->index() == index && !t->finished()) return t->name();
+        return std::nullopt;  // the app began to stop meanwhile
+    }
+
+    std::optional<std::string> remove_stream_thread(std::chrono::milliseconds timeout) {
+        detail::stream_thread* victim = nullptr;
+        {
+            std::lock_guard lock(mutex);
+            if (state != streams_state::running && state != streams_state::rebalancing) return std::nullopt;
+            const auto alive = alive_locked();
+            if (alive.empty()) return std::nullopt;
+            victim = alive.back();
+            for (auto it = threads.begin(); it != threads.end(); ++it)
+                if (it->get() == victim) {
+                    retired.push_back(std::move(*it));
+                    threads.erase(it);
+                    break;
+                }
+            rebalancing.erase(victim->index());
+        }
+        const std::string name = victim->name();
+        const auto deadline = timeout >= std::chrono::hours(24 * 365) ? std::chrono::steady_clock::time_point::max()
+                                                                       : std::chrono::steady_clock::now() + timeout;
+        victim->request_stop(deadline);
+        if (!victim->join_until(deadline))
+            throw streams_error("kafka_streams::remove_stream_thread(): " + name + " did not stop within " +
+                                std::to_string(timeout.count()) + " ms");
+        // The app's state without it: RUNNING unless another thread still rebalances.
+        thread_rebalancing(victim->index(), false);
+        return name;
+    }
+
+    void set_paused(bool on) {
+        ctx.paused = on;
+        if (on) return;
+        std::lock_guard lock(mutex);
+        for (auto& t : threads) t->wake();
     }
 
     void start() {
@@ -628,12 +719,23 @@ kafka_streams::~kafka_streams() {
         impl_->pool->stop();
         impl_->pool->join();
     }
-    if (impl_->workers) impl_->workers->join();  // the threads waited for their jobs
+    if (impl_->workers) {
+        impl_->workers->join();  // the threads waited for their jobs
+        impl_->workers->stop();  // then the threads attached to it return
+    }
+    for (auto& t : impl_->attached) t.join();
     impl_->global.reset();
     impl_->hosts.reset();
 }
 
 void kafka_streams::start() { impl_->start(); }
+void kafka_streams::pause() { impl_->set_paused(true); }
+void kafka_streams::resume() { impl_->set_paused(false); }
+bool kafka_streams::is_paused() const { return impl_->ctx.paused.load(); }
+std::optional<std::string> kafka_streams::add_stream_thread() { return impl_->add_stream_thread(); }
+std::optional<std::string> kafka_streams::remove_stream_thread(std::chrono::milliseconds timeout) {
+    return impl_->remove_stream_thread(timeout);
+}
 bool kafka_streams::close(std::chrono::milliseconds timeout) { return impl_->close(timeout); }
 
 void kafka_streams::clean_up() {

@@ -173,7 +173,8 @@ std::int64_t stream_task::extract_timestamp(source_node& src, const raw_record& 
     }
     if (!found) throw std::invalid_argument("task " + id_.to_string() + ": " + src.name() + " is not a source of this task");
     const node_def& def = *found;
-    if (!def.extractor) {
+    const timestamp_extractor& extractor = def.extractor ? def.extractor : env_.default_extractor;
+    if (!extractor) {
         if (raw.timestamp < 0)
             throw streams_error("task " + id_.to_string() + ": record at topic " + std::string(raw.topic) +
                                 ", partition " + std::to_string(raw.partition) + ", offset " +
@@ -182,7 +183,7 @@ std::int64_t stream_task::extract_timestamp(source_node& src, const raw_record& 
                                 "; use a timestamp extractor that skips or repairs such records");
         return raw.timestamp;
     }
-    const std::int64_t ts = def.extractor(raw, partition_time);
+    const std::int64_t ts = extractor(raw, partition_time);
     if (ts < 0) {
         ++metrics().counter(metric::skipped_invalid_timestamp);
         KSTREAMS_LOG(warn, "task " + id_.to_string() + ": skipping record at topic " + std::string(raw.topic) +

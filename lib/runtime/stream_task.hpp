@@ -76,6 +76,9 @@ struct task_environment {
     /// The error handlers (error_handling.hpp); null: `on_deserialization_error` decides and
     /// processing errors fail the task.
     const error_handlers* errors = nullptr;
+    /// default.timestamp.extractor: for sources without an extractor of their own; empty = the
+    /// record's timestamp, a negative one failing the task.
+    timestamp_extractor default_extractor;
 };
 
 /// A store's changelog and how to replay it.

@@ -134,7 +134,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     std::int64_t sleeping_until = INT64_MAX;
 
     state(stream_thread& s, app_context& c, asio::any_io_executor executor)
-        : self(s), ctx(c), name(c.config.application_id + "-StreamThread-" + std::to_string(s.index_ + 1)),
+        : self(s), ctx(c), name(s.name_),
           strand(asio::make_strand(executor)), pool(executor),
           client_timeout(std::max<std::chrono::milliseconds>(c.config.startup_timeout, std::chrono::seconds(60))) {}
 
@@ -199,8 +199,10 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         if (!cfg.state_dir.empty()) env.state_dir = cfg.state_dir / cfg.application_id;
         // statestore.cache.max.bytes is the application's total: each thread gets an equal share
         // (Kafka Streams divides it over the stream threads); 0 makes the stores write through.
+        // (A thread added later by add_stream_thread() divides it by the threads alive then.)
+        const int sharing = ctx.cache_sharing_threads.load() > 0 ? ctx.cache_sharing_threads.load() : cfg.num_stream_threads;
         cache = std::make_unique<kstreams::state::record_cache>(cfg.statestore_cache_max_bytes /
-                                                                static_cast<std::size_t>(cfg.num_stream_threads));
+                                                                static_cast<std::size_t>(sharing));
         env.stores.cache = cache.get();
         env.stores.rocksdb = ctx.rocksdb;
         env.global_store = ctx.global_store;
@@ -208,6 +210,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         handlers = error_handlers::resolve(cfg.errors, cfg.log_and_continue_on_deserialization_error,
                                            cfg.on_production_error == production_error_policy::log_and_continue);
         env.errors = &handlers;
+        env.default_extractor = cfg.default_timestamp_extractor;
         // Async processors run on their task's strand (task_manager_config::make_task_executor);
         // each completion wakes the loop up.
         env.executor = strand;
@@ -236,7 +239,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         consumer_settings["client.id"] = host_directory::consumer_client_id(name, cfg.application_server);
         if (!cfg.group_instance_id.empty())
             consumer_settings["group.instance.id"] =
-                cfg.num_stream_threads > 1 ? cfg.group_instance_id + "-" + std::to_string(self.index_ + 1)
+                cfg.num_stream_threads > 1 || self.index_ > 0 ? cfg.group_instance_id + "-" + std::to_string(self.index_ + 1)
                                            : cfg.group_instance_id;
         kafka::conf_ptr conf = kafka::make_conf(consumer_settings, "consumer");
         rd_kafka_conf_set_rebalance_cb(conf.get(), &state::rebalance_cb);
@@ -698,13 +701,15 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             co_await poll_consumer();
             poll_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
             collector->poll();
-            bool progressed = tasks->restore_step();
+            // Paused (kafka_streams::pause()): polled and committed, nothing restored or processed.
+            const bool paused = ctx.paused.load();
+            bool progressed = !paused && tasks->restore_step();
             log_restoration();
             // Running again once every recorded change is applied and the stores are restored.
             if (rebalancing && pending.empty() && !tasks->restoring()) set_rebalancing(false);
             std::optional<std::int64_t> idle_until;
             progressed = take_turn_results(idle_until) || progressed;
-            start_turns();
+            if (!paused) start_turns();
             const bool committing = tasks->commit_due();
             if (committing) {
                 started = std::chrono::steady_clock::now();
@@ -715,8 +720,9 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             if (progressed) continue;
             // Nothing to do: sleep until librdkafka signals a queue, or the next deadline.
             drain_pipe();
-            if (co_await poll_consumer() || tasks->fetchable() || turns_progressed || turns_error) continue;
-            std::int64_t deadline = std::min(tasks->next_deadline(), now_ms() + (tasks->restoring() ? 100 : 1000));
+            if (!paused && (co_await poll_consumer() || tasks->fetchable() || turns_progressed || turns_error)) continue;
+            std::int64_t deadline = paused ? now_ms() + 100
+                                           : std::min(tasks->next_deadline(), now_ms() + (tasks->restoring() ? 100 : 1000));
             if (idle_until) deadline = std::min(deadline, *idle_until);
             if (turns_idle_until) deadline = std::min(deadline, *turns_idle_until);
             sleeping_until = deadline;
@@ -800,7 +806,8 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
 
 stream_thread::stream_thread(app_context& ctx, int index, asio::any_io_executor executor,
                              std::function<void(stream_thread&, std::exception_ptr)> on_exit)
-    : ctx_(ctx), index_(index), executor_(std::move(executor)), on_exit_(std::move(on_exit)) {}
+    : ctx_(ctx), index_(index), name_(ctx.config.application_id + "-StreamThread-" + std::to_string(index + 1)),
+      executor_(std::move(executor)), on_exit_(std::move(on_exit)) {}
 
 stream_thread::~stream_thread() {
     request_stop();
@@ -853,6 +860,11 @@ void stream_thread::request_stop(std::chrono::steady_clock::time_point deadline)
     while (deadline < current && !stop_deadline_.compare_exchange_weak(current, deadline)) {
     }
     stop_requested_ = true;
+    std::lock_guard lock(finished_mutex_);
+    if (!finished_ && state_) state_->wake_up();
+}
+
+void stream_thread::wake() {
     std::lock_guard lock(finished_mutex_);
     if (!finished_ && state_) state_->wake_up();
 }

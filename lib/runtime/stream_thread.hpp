@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -36,6 +37,11 @@ public:
     void request_stop(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
     /// Waits for the thread until `deadline`; true if it ended.
     bool join_until(std::chrono::steady_clock::time_point deadline);
+    /// Wakes the loop up to look at the app's state again (kafka_streams::resume()). Thread-safe.
+    void wake();
+    /// Whether it has ended.
+    bool finished() const { return finished_.load(); }
+    const std::string& name() const { return name_; }
     int index() const { return index_; }
     /// Counters as of the last publication (every few milliseconds while busy).
     kstreams::metrics metrics() const;
@@ -50,6 +56,7 @@ private:
 
     app_context& ctx_;
     int index_;
+    std::string name_;
     boost::asio::any_io_executor executor_;
     std::function<void(stream_thread&, std::exception_ptr)> on_exit_;
     /// Shared with the handlers it has pending on the executor, which may outlive the thread.

@@ -1,4 +1,5 @@
 #include <kstreams/streams.hpp>
+#include <kstreams/timestamp_extractors.hpp>
 
 #include <charconv>
 #include <string_view>
@@ -72,6 +73,16 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
             c.on_production_error = value.find("Continue") != std::string::npos ? production_error_policy::log_and_continue
                                                                                    : production_error_policy::fail;
         else if (key == "errors.deadletterqueue.topic.name") c.errors.dead_letter_queue_topic = value;
+        else if (key == "default.timestamp.extractor") {
+            auto e = timestamp_extractors::by_class_name(value);
+            if (!e)
+                throw std::invalid_argument("streams config: default.timestamp.extractor=" + value +
+                                            " is not one of Kafka's built-in extractors (FailOnInvalidTimestamp, "
+                                            "LogAndSkipOnInvalidTimestamp, UsePartitionTimeOnInvalidTimestamp, "
+                                            "WallclockTimestampExtractor); set streams_config::default_timestamp_extractor "
+                                            "in code for one of your own");
+            c.default_timestamp_extractor = std::move(*e);
+        }
         else if (key == "topology.optimization" || key == "default.key.serde" || key == "default.value.serde") {
             // Not the clients' business: streams_builder::build(properties) applies the first;
             // kstreams picks serdes by type.

@@ -9,6 +9,7 @@
 
 #include <kstreams/dsl.hpp>
 #include <kstreams/error.hpp>
+#include <kstreams/streams.hpp>
 #include <kstreams/test/topology_test_driver.hpp>
 #include <kstreams/timestamp_extractors.hpp>
 
@@ -95,4 +96,14 @@ TEST_CASE("WallclockTimestampExtractor stamps records with the system clock") {
     const auto t = times(d);
     REQUIRE(t.size() == 1);
     CHECK(t[0] >= before);
+}
+
+TEST_CASE("default.timestamp.extractor names Kafka's built-in extractors for the application") {
+    CHECK(streams_config::from_properties({{"default.timestamp.extractor", "WallclockTimestampExtractor"}})
+              .default_timestamp_extractor);
+    CHECK_THROWS_AS(streams_config::from_properties({{"default.timestamp.extractor", "com.example.MyExtractor"}}),
+                    std::invalid_argument);
+    // The test driver does not take it yet: refused rather than ignored.
+    CHECK_THROWS_AS(test::driver_config::from_properties({{"default.timestamp.extractor", "WallclockTimestampExtractor"}}),
+                    std::invalid_argument);
 }

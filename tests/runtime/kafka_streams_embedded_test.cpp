@@ -40,6 +40,25 @@ std::map<std::string, std::int64_t> last_counts(const std::vector<test::consumed
     return out;
 }
 
+/// Local active tasks over the stream threads.
+std::size_t active_tasks(const kafka_streams& app) {
+    std::size_t n = 0;
+    for (const auto& t : app.metadata_for_local_threads()) n += t.active_tasks.size();
+    return n;
+}
+
+/// Waits until the app is RUNNING with `threads` stream threads holding both tasks.
+bool settled(const kafka_streams& app, std::size_t threads) {
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (app.state() == streams_state::running && app.metadata_for_local_threads().size() == threads &&
+            active_tasks(app) == 2)
+            return true;
+        std::this_thread::sleep_for(50ms);
+    }
+    return false;
+}
+
 }  // namespace
 
 KSTREAMS_CO_TEST_CASE("word count runs on the embedded cluster, and the state listener sees the whole life cycle") {
@@ -698,4 +717,71 @@ KSTREAMS_CO_TEST_CASE("fetched records keep their headers, and records without a
         else REQUIRE(r.value);
     }
     CHECK(app.close(30s));
+}
+
+// Kafka's pause()/resume()/isPaused() and addStreamThread()/removeStreamThread().
+
+KSTREAMS_CO_TEST_CASE("pause() stops processing until resume(); the app stays in the group") {
+    auto topo = test::word_count_topology("lines", "counts");
+    auto config = embedded_config("pause-app");
+    config.embedded_partitions = 2;
+    kafka_streams app(topo, config);
+    CHECK_FALSE(app.is_paused());
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(app.bootstrap_servers());
+    test::topic_reader reader(app.bootstrap_servers(), {"counts"});
+    writer.send("lines", std::string("k"), std::string("a b"));
+    writer.flush();
+    auto first = co_await test::next_records(reader, 2, 30s);
+    CHECK(first.size() == 2);
+
+    app.pause();
+    CHECK(app.is_paused());
+    writer.send("lines", std::string("k"), std::string("a c"));
+    writer.flush();
+    std::this_thread::sleep_for(1500ms);
+    CHECK_FALSE(reader.try_next().has_value());
+    CHECK(app.state() == streams_state::running);
+
+    app.resume();
+    CHECK_FALSE(app.is_paused());
+    auto after = co_await test::next_records(reader, 2, 30s);
+    CHECK(last_counts(after) == std::map<std::string, std::int64_t>{{"a", 2}, {"c", 1}});
+    CHECK(app.close(30s));
+}
+
+KSTREAMS_CO_TEST_CASE("add_stream_thread() and remove_stream_thread() change the threads the group balances over") {
+    auto topo = test::word_count_topology("lines", "counts");
+    auto config = embedded_config("threads-app");
+    config.embedded_partitions = 2;
+    kafka_streams app(topo, config);
+    CHECK_FALSE(app.add_stream_thread().has_value());  // CREATED
+    CHECK_FALSE(app.remove_stream_thread().has_value());
+    app.start();
+    REQUIRE(settled(app, 1));
+
+    CHECK(app.add_stream_thread() == std::optional<std::string>("threads-app-StreamThread-2"));
+    REQUIRE(settled(app, 2));
+    for (const auto& t : app.metadata_for_local_threads()) CHECK(t.active_tasks.size() == 1);
+    test::topic_writer writer(app.bootstrap_servers());
+    test::topic_reader reader(app.bootstrap_servers(), {"counts"});
+    writer.send("lines", std::string("k1"), std::string("x"));
+    writer.send("lines", std::string("k2"), std::string("y"));
+    writer.flush();
+    auto two = co_await test::next_records(reader, 2, 30s);
+    CHECK(two.size() == 2);
+
+    CHECK(app.remove_stream_thread(30s) == std::optional<std::string>("threads-app-StreamThread-2"));
+    REQUIRE(settled(app, 1));
+    writer.send("lines", std::string("k1"), std::string("x"));
+    writer.send("lines", std::string("k2"), std::string("y"));
+    writer.flush();
+    auto again = co_await test::next_records(reader, 2, 30s);
+    CHECK(last_counts(again) == std::map<std::string, std::int64_t>{{"x", 2}, {"y", 2}});
+    // The freed number is used again.
+    CHECK(app.add_stream_thread() == std::optional<std::string>("threads-app-StreamThread-2"));
+    REQUIRE(settled(app, 2));
+    CHECK(app.close(30s));
+    CHECK_FALSE(app.add_stream_thread().has_value());
 }
