@@ -115,6 +115,45 @@ TEST_CASE("headers_versioned_join_grace") {
     h.finish();
 }
 
+TEST_CASE("headers_windows") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in").group_by_key();
+    const auto concat = [](const str& x, const str& y) { return x + "+" + y; };
+    show_to(g.windowed_by(time_windows::of_size_and_grace(10ms, 5ms).advance_by(5ms))
+                .count(materialized<>::as("hop").with_caching_disabled()),
+            "out-hopping");
+    show_to(g.windowed_by(sliding_windows::of_time_difference_and_grace(10ms, 5ms))
+                .reduce(concat, materialized<>::as("slide").with_caching_disabled()),
+            "out-sliding");
+    show_to(g.windowed_by(session_windows::of_inactivity_gap_and_grace(10ms, 5ms))
+                .reduce(concat, materialized<>::as("sess").with_caching_disabled()),
+            "out-session");
+    show_to(g.windowed_by(session_windows::of_inactivity_gap_with_no_grace(10ms)).count(), "out-session-cached");
+    b.table<str, str>("tab")
+        .group_by([](const str& k, const str& v) { return std::pair<str, str>(v.substr(0, 1), k); })
+        .reduce(concat, [](const str& x, const str& y) { return x + "-" + y; },
+                materialized<>::as("regrouped").with_caching_disabled())
+        .to_stream()
+        .to("out-regrouped");
+    harness h("headers_windows", b.build());
+    h.input("in", s, s).input("tab", s, s).output("out-hopping", s, l).output("out-sliding", s, s);
+    h.output("out-session", s, s).output("out-session-cached", s, l).output("out-regrouped", s, s);
+    h.pipe("in", S("a"), S("w1"), 1, {"h=1"});
+    h.pipe("in", S("a"), S("w7"), 7, {"h=7"});
+    h.pipe("in", S("a"), S("w30"), 30, {"h=30"});
+    h.pipe("in", S("a"), S("w22"), 22, {"h=22", "z=z"});
+    h.pipe("in", S("a"), S("w14"), 14, {"h=14"});
+    h.pipe("in", S("a"), S("w18"), 18);
+    h.pipe("in", S("b"), S("v40"), 40, {"h=40"});
+    h.pipe("in", S("a"), S("w26"), 26, {"h=26"});
+    h.pipe("tab", S("k1"), S("x1"), 1, {"t=1"});
+    h.pipe("tab", S("k2"), S("x2"), 2, {"t=2"});
+    h.pipe("tab", S("k1"), S("y1"), 3, {"t=3"});
+    h.pipe("tab", S("k2"), null, 4, {"t=4"});
+    h.pipe("tab", S("k1"), S("y2"), 5);
+    h.finish();
+}
+
 TEST_CASE("windowed_table_regroup") {
     streams_builder b;
     auto g = b.stream<str, ostr>("in").group_by_key();
@@ -216,6 +255,7 @@ void cache_size(const char* scenario, const char* size) {
 }
 }  // namespace
 
+TEST_CASE("cache_size_0") { cache_size("cache_size_0", "0"); }
 TEST_CASE("cache_size_400") { cache_size("cache_size_400", "400"); }
 
 TEST_CASE("materialized_without_name") {

@@ -5,7 +5,8 @@
 // the merge is removed and forwarded as a tombstone before the merged session. A session takes
 // records while its end >= observed stream time - grace - gap; a record whose merged session is
 // already closed is dropped and counted. A null key is dropped and counted; a null value is passed
-// to the aggregator, as Kafka does. Results carry the session's end as their timestamp. With
+// to the aggregator, as Kafka does. Results carry the session's end as their timestamp and, unless
+// they come through the record cache, no headers (Kafka forwards a new record). With
 // emit_strategy::on_window_close a session is forwarded once, after it closes.
 #pragma once
 
@@ -87,14 +88,14 @@ public:
             if (merged_window != single) {
                 for (auto& s : merged) {
                     store_->remove(s.key);
-                    forward_update(r, s.key, std::nullopt, std::move(s.value));
+                    forward_update(s.key, std::nullopt, std::move(s.value));
                 }
             }
             agg = fold_(r.key, r, std::as_const(agg));
             const windowed<K> key{r.key, merged_window};
             if (agg) store_->put(key, *agg);
             else store_->remove(key);
-            forward_update(r, key, std::move(agg), std::nullopt);
+            forward_update(key, std::move(agg), std::nullopt);
         }
         if (emit_final_) maybe_forward_final(r, close_time);
     }
@@ -118,9 +119,12 @@ private:
         emitter_.emitted(close_time);
     }
 
-    void forward_update(const record<K, V>& r, const windowed<K>& key, std::optional<Agg> next, std::optional<Agg> old) {
+    /// A new record without headers, as Kafka's: a session's updates (and the tombstones of
+    /// sessions merged away) carry no headers unless they come through the record cache, whose
+    /// entries keep the headers of the record that wrote them.
+    void forward_update(const windowed<K>& key, std::optional<Agg> next, std::optional<Agg> old) {
         if (emit_final_) return;
-        record<windowed<K>, change<Agg>> out{key, {std::move(next), std::nullopt}, key.window.end, r.headers};
+        record<windowed<K>, change<Agg>> out{key, {std::move(next), std::nullopt}, key.window.end, headers{}};
         if (send_old_) out.value.old_value = std::move(old);
         forwarder_.maybe_forward(out);
     }

@@ -2,7 +2,8 @@
 // deletes it. Null keys are dropped and counted. Every update goes on, an unchanged value included
 // (as Kafka Streams 4.4 does, checked by tests/conformance). Materialized with a record cache, a
 // delete of an absent key is not forwarded: Kafka's cache flush forwards nothing when old and new
-// are both null. Without a cache (or unmaterialized) it is forwarded as a tombstone.
+// are both null. Without a cache (caching disabled, statestore.cache.max.bytes=0, or
+// unmaterialized) it is forwarded as a tombstone.
 // Materialized in a versioned store (Kafka's rules): each record is put at its timestamp; one the
 // store drops (older than its history retention) goes no further; an out-of-order one goes on
 // flagged not latest (change::is_latest), with the key's current row as the old value.
@@ -61,8 +62,8 @@ public:
             return;
         }
         auto old = store_->get(r.key);
-        // What the cache's flush would drop; done here too so that it holds without a cache layer.
-        if (!old && !value && info_->caching) return;
+        // Nothing to forward: the cache's flush drops an update whose old and new are both null.
+        if (!old && !value && forwarder_.by_cache()) return;
         if (value) store_->put(r.key, {*value, r.timestamp});
         else store_->remove(r.key);
         record<K, change<V>> out{r.key, {std::move(value), std::nullopt}, r.timestamp, r.headers};

@@ -35,6 +35,9 @@ public:
     void maybe_forward(const record<K, change<V>>& r) const {
         if (!by_cache_) self_->forward(r);
     }
+    /// Whether the store's record cache forwards (false too for a cache of size 0, which Kafka
+    /// turns off for every store: statestore.cache.max.bytes=0).
+    bool by_cache() const { return by_cache_; }
 
 private:
     kstreams::detail::node* self_ = nullptr;

@@ -129,6 +129,47 @@ final class HuntScenarios {
             h.finish();
         });
 
+        // Headers of uncached windowed aggregations: hopping counts (every window of a record),
+        // sliding reduces (windows created on both sides), session reduces (merged sessions'
+        // tombstones: Kafka forwards sessions without headers unless through the record cache), and of
+        // a regrouped table's reduce.
+        scenarios.put("headers_windows", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", SS).groupByKey();
+            WindowKindScenarios.showTo(g.windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMillis(10), Duration.ofMillis(5))
+                    .advanceBy(Duration.ofMillis(5)))
+                .count(Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("hop").withCachingDisabled()), "out-hopping", PSL);
+            WindowKindScenarios.showTo(g.windowedBy(SlidingWindows.ofTimeDifferenceAndGrace(Duration.ofMillis(10), Duration.ofMillis(5)))
+                .reduce((x, y) -> x + "+" + y,
+                    Materialized.<String, String, WindowStore<Bytes, byte[]>>as("slide").withCachingDisabled()), "out-sliding", PSS);
+            WindowKindScenarios.showTo(g.windowedBy(SessionWindows.ofInactivityGapAndGrace(Duration.ofMillis(10), Duration.ofMillis(5)))
+                .reduce((x, y) -> x + "+" + y,
+                    Materialized.<String, String, SessionStore<Bytes, byte[]>>as("sess").withCachingDisabled()), "out-session", PSS);
+            WindowKindScenarios.showTo(g.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(10))).count(),
+                "out-session-cached", PSL);
+            b.table("tab", SS)
+                .groupBy((k, v) -> KeyValue.pair(v.substring(0, 1), k), Grouped.with(Serdes.String(), Serdes.String()))
+                .reduce((x, y) -> x + "+" + y, (x, y) -> x + "-" + y,
+                    Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("regrouped").withCachingDisabled())
+                .toStream().to("out-regrouped", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("tab", S, S).output("out-hopping", S, L)
+                .output("out-sliding", S, S).output("out-session", S, S).output("out-session-cached", S, L).output("out-regrouped", S, S);
+            h.pipe("in", "a", "w1", 1, "h=1");
+            h.pipe("in", "a", "w7", 7, "h=7");
+            h.pipe("in", "a", "w30", 30, "h=30");
+            h.pipe("in", "a", "w22", 22, "h=22", "z=z");
+            h.pipe("in", "a", "w14", 14, "h=14");
+            h.pipe("in", "a", "w18", 18);
+            h.pipe("in", "b", "v40", 40, "h=40");
+            h.pipe("in", "a", "w26", 26, "h=26");
+            h.pipe("tab", "k1", "x1", 1, "t=1");
+            h.pipe("tab", "k2", "x2", 2, "t=2");
+            h.pipe("tab", "k1", "y1", 3, "t=3");
+            h.pipe("tab", "k2", null, 4, "t=4");
+            h.pipe("tab", "k1", "y2", 5);
+            h.finish();
+        });
+
         // Windowed tables regrouped (old values from the window and session stores): sums of
         // tumbling counts per window start, sliding counts over 1 regrouped per key through a
         // filter, session counts through mapValues, and live sessions per key (merged sessions'
@@ -187,9 +228,9 @@ final class HuntScenarios {
             h.finish();
         });
 
-        // The record cache sized by statestore.cache.max.bytes: 400 bytes (entries evicted while
-        // a record is processed).
-        for (String size : new String[] {"400"}) {
+        // The record cache sized by statestore.cache.max.bytes: 0 (Kafka turns caching off for
+        // every store) and 400 bytes (entries evicted while a record is processed).
+        for (String size : new String[] {"0", "400"}) {
             scenarios.put("cache_size_" + size, out -> {
                 Properties p = new Properties();
                 p.put("statestore.cache.max.bytes", size);
