@@ -3,3 +3,4 @@
 
 #include <kstreams/dsl/streams_builder.hpp>
 #include <kstreams/dsl/ktable_fk_join.hpp>
+#include <kstreams/dsl/ktable_transform_values.hpp>

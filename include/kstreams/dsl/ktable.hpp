@@ -3,11 +3,13 @@
 // Include <kstreams/dsl.hpp>.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/callable.hpp>
@@ -60,6 +62,24 @@ public:
     auto map_values(F f, materialized<KS, VS> m) const { return map_values(std::move(f), named{}, std::move(m)); }
     template <class F, class KS, class VS>
     auto map_values(F f, named n, materialized<KS, VS> m) const { return do_map_values<true>(std::move(f), n, m); }
+
+    /// Kafka's transformValues (ktable_transform_values.hpp, <kstreams/dsl.hpp>): each update's
+    /// new value through a value_transformer_with_key<K, V, VOut> made by supplier() (one per
+    /// task), which may read and write the `stores` (added with streams_builder::add_state_store)
+    /// and schedule punctuations; it sees deletes as nullopt and may return a row for them, and
+    /// its nullopt deletes the row. Kept in a store when given a `materialized` with a name.
+    template <class Supplier>
+    auto transform_values(Supplier supplier, std::vector<std::string> stores = {}) const;
+    template <class Supplier>
+    auto transform_values(Supplier supplier, std::initializer_list<std::string> stores) const {
+        return transform_values(std::move(supplier), std::vector<std::string>(stores));
+    }
+    template <class Supplier>
+    auto transform_values(Supplier supplier, named n, std::vector<std::string> stores = {}) const;
+    template <class Supplier, class KS, class VS>
+    auto transform_values(Supplier supplier, materialized<KS, VS> m, std::vector<std::string> stores = {}) const;
+    template <class Supplier, class KS, class VS>
+    auto transform_values(Supplier supplier, materialized<KS, VS> m, named n, std::vector<std::string> stores = {}) const;
 
     /// The table's changelog as a stream; deletes are records with null values.
     kstream<K, V> to_stream(named n = {}) const;
@@ -273,6 +293,10 @@ private:
             r, m);
         return ktable(b_, i, r.key_serde, r.value_serde, queryable_name(r));
     }
+
+    template <bool Given, class Supplier, class KS, class VS>
+    auto do_transform_values(Supplier supplier, const named& n, const materialized<KS, VS>& m,
+                             std::vector<std::string> stores) const;
 
     template <bool Given, class F, class KS, class VS>
     auto do_map_values(F f, const named& n, const materialized<KS, VS>& m) const {

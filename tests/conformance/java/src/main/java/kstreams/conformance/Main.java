@@ -353,6 +353,7 @@ public final class Main {
         MoreScenarios.registerDropped(SCENARIOS);
         MoreScenarios.registerForwarded(SCENARIOS);
         HuntScenarios.register(SCENARIOS);
+        ApiScenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
