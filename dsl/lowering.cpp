@@ -7,6 +7,7 @@
 #include <map>
 #include <tuple>
 
+#include <kstreams/detail/recompute_store.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/topology.hpp>
 
@@ -188,6 +189,11 @@ topology builder_state::build(const optimizations& opt) const {
         if (g.store_if && !g.store_if()) continue;
         const bool reuse_source = opt.reuse_ktable_source_topics && !g.table_source_topic.empty() && g.unlogged_store;
         for (const auto& b : g.stores) {
+            if (const auto* r = kstreams::detail::as_recompute(*b); r && !r->bounded())
+                throw topology_error("store " + b->name() + " of " + g.name +
+                                     ": recovery::recompute is for windowed aggregations only, whose state is bounded "
+                                     "by their windows and grace; this store keeps its rows for all time, so it "
+                                     "needs recovery::changelog (the default)");
             if (g.global) {
                 t.add_global_state_store(b);  // connected through d.stores
             } else if (reuse_source) {

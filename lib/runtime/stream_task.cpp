@@ -3,6 +3,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include <kstreams/detail/recompute_store.hpp>
 #include <kstreams/detail/sink_node.hpp>
 #include <kstreams/error.hpp>
 
@@ -87,6 +88,9 @@ void stream_task::init() {
         const auto& builder = *model_.stores[s].builder;
         auto [it, inserted] = stores_.emplace(builder.name(), builder.build());
         if (inserted) store_order_.push_back(it->second.get());
+        if (as_recompute(builder) && it->second->persistent())
+            throw topology_error("store " + builder.name() + ": recovery::recompute keeps a store in memory, but its "
+                                 "supplier makes a persistent one");
         if (builder.logging_enabled()) {
             changelog_topic_of_.emplace(builder.name(), env_.application_id + "-" + builder.name() + "-changelog");
         } else if (const std::string& topic = model_.stores[s].source_topic_changelog; !topic.empty()) {

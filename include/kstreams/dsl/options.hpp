@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include <kstreams/detail/recompute_store.hpp>
 #include <kstreams/detail/topology_model.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 #include <kstreams/state/stores.hpp>
@@ -109,6 +110,10 @@ struct materialized {
     /// Tables (table(), to_table(), filter, map_values, table-table joins): a versioned store
     /// (KIP-889); its name is the store name. Never cached.
     std::shared_ptr<const versioned_bytes_store_supplier> versioned_supplier{};
+    /// Windowed aggregations: recovery::recompute keeps the store in memory with no changelog and
+    /// rebuilds it by processing the input of its open windows again (the input offsets are
+    /// committed no further than the earliest record an open window holds).
+    kstreams::recovery recovery_mode = kstreams::recovery::changelog;
 
     static materialized as(std::string n) { materialized m; m.store_name = std::move(n); return m; }
     /// A store made by this supplier; its name is the store name.
@@ -119,9 +124,9 @@ struct materialized {
         return m;
     }
     template <class S>
-    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier, versioned_supplier}; }
+    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier, versioned_supplier, recovery_mode}; }
     template <class S>
-    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier, versioned_supplier}; }
+    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier, versioned_supplier, recovery_mode}; }
     materialized with_caching_enabled() const { auto c = *this; c.caching = true; return c; }
     materialized with_caching_disabled() const { auto c = *this; c.caching = false; return c; }
     materialized with_logging_enabled(std::map<std::string, std::string> config = {}) const {
@@ -152,6 +157,11 @@ struct materialized {
     materialized with_persistent_store() const { auto c = *this; c.persistent = true; return c; }
     /// Keeps the store in memory: faster, but restored from its changelog on every start.
     materialized with_in_memory_store() const { auto c = *this; c.persistent = false; return c; }
+    /// How the store survives a failure: recovery::changelog (the default, Kafka Streams' only
+    /// way) or recovery::recompute, for windowed aggregations only (an unbounded aggregation or a
+    /// table asking for it is refused when the topology is built): the store is kept in memory
+    /// with no changelog, whatever the persistence and logging asked for.
+    materialized with_recovery(kstreams::recovery r) const { auto c = *this; c.recovery_mode = r; return c; }
 };
 template <class KS, class VS>
 materialized<KS, VS> materialized_with(KS ks, VS vs) { materialized<KS, VS> m; m.key_serde = std::move(ks); m.value_serde = std::move(vs); return m; }
@@ -164,6 +174,14 @@ void apply_cache_and_log(Builder& builder, const materialized<KS, VS>& m) {
     else builder.with_caching_disabled();
     if (m.logging) builder.with_logging_enabled(m.log_config);
     else builder.with_logging_disabled();
+}
+/// The store's builder as `m` asks to recover it: marked for recomputation (in_memory and
+/// unlogged already when `bounded`), or as it is. build() refuses an unbounded one.
+template <class KS, class VS>
+std::shared_ptr<const store_builder> with_recovery_of(std::shared_ptr<const store_builder> builder,
+                                                      const materialized<KS, VS>& m, bool bounded) {
+    if (m.recovery_mode != kstreams::recovery::recompute) return builder;
+    return std::make_shared<kstreams::detail::recompute_store_builder>(std::move(builder), bounded);
 }
 }  // namespace dsl_detail
 

@@ -112,7 +112,7 @@ std::shared_ptr<const store_builder> timestamped_store_builder(const builder_sta
     auto builder = std::make_shared<key_value_store_builder<K, value_and_timestamp<V>>>(
         stores::timestamped_key_value_store_builder<K, V>(std::move(supplier), std::move(ks), std::move(vs)));
     apply_cache_and_log(*builder, m);
-    return builder;
+    return with_recovery_of(std::move(builder), m, false);
 }
 
 /// The store builder of a materialized table: versioned when `materialized` has a versioned
@@ -125,7 +125,7 @@ std::shared_ptr<const store_builder> table_store_builder(const builder_state& b,
         stores::versioned_key_value_store_builder<K, V>(m.versioned_supplier, std::move(ks), std::move(vs)));
     if (m.logging) builder->with_logging_enabled(m.log_config);
     else builder->with_logging_disabled();
-    return builder;
+    return with_recovery_of(std::move(builder), m, false);
 }
 
 }  // namespace kstreams::dsl_detail

@@ -37,18 +37,21 @@ std::shared_ptr<const store_builder> timestamped_window_store_builder(const std:
                                                                       std::int64_t window_size, std::int64_t min_retention,
                                                                       serde_ref<K> ks, serde_ref<V> vs, bool emit_final = false,
                                                                       bool no_cache = false) {
+    const bool recompute = m.recovery_mode == kstreams::recovery::recompute;
+    const bool persistent = m.persistent && !recompute;  // a recomputed store is kept in memory
     std::shared_ptr<const window_bytes_store_supplier> supplier = m.window_supplier;
     if (!supplier) {
         const std::chrono::milliseconds r{window_retention(name, m, min_retention, "window store")}, size{window_size};
-        if (m.persistent && emit_final) supplier = kstreams::detail::time_ordered_window_store(name, r.count(), size.count());
-        else supplier = m.persistent ? stores::persistent_timestamped_window_store(name, r, size, false)
-                                     : stores::in_memory_window_store(name, r, size, false);
+        if (persistent && emit_final) supplier = kstreams::detail::time_ordered_window_store(name, r.count(), size.count());
+        else supplier = persistent ? stores::persistent_timestamped_window_store(name, r, size, false)
+                                   : stores::in_memory_window_store(name, r, size, false);
     }
     auto builder = std::make_shared<window_store_builder<K, value_and_timestamp<V>>>(
         stores::timestamped_window_store_builder<K, V>(std::move(supplier), std::move(ks), std::move(vs)));
     apply_cache_and_log(*builder, m);
     if (no_cache) builder->with_caching_disabled();
-    return builder;
+    if (recompute) builder->with_logging_disabled();
+    return with_recovery_of(std::move(builder), m, true);
 }
 
 /// A session aggregation's store; `min_retention` is gap + grace. Emitting on window close, it is
@@ -58,14 +61,16 @@ std::shared_ptr<const store_builder> session_store_builder_of(const std::string&
                                                               std::int64_t min_retention, serde_ref<K> ks, serde_ref<V> vs,
                                                               bool emit_final) {
     const std::chrono::milliseconds r{window_retention(name, m, min_retention, "session store")};
-    auto supplier = !m.persistent ? stores::in_memory_session_store(name, r)
+    const bool recompute = m.recovery_mode == kstreams::recovery::recompute;
+    auto supplier = !m.persistent || recompute ? stores::in_memory_session_store(name, r)
                     : emit_final  ? kstreams::detail::time_ordered_session_store(name, r.count())
                                   : stores::persistent_session_store(name, r);
     auto builder = std::make_shared<session_store_builder<K, V>>(
         stores::session_store_builder<K, V>(std::move(supplier), std::move(ks), std::move(vs)));
     apply_cache_and_log(*builder, m);
     if (emit_final) builder->with_caching_disabled();
-    return builder;
+    if (recompute) builder->with_logging_disabled();
+    return with_recovery_of(std::move(builder), m, true);
 }
 
 }  // namespace kstreams::dsl_detail

@@ -1,0 +1,159 @@
+// Recovery by recomputation (materialized<>::with_recovery(recovery::recompute)) through the test
+// driver: every kind of windowed aggregation gives what its changelog variant gives, keeps its store
+// in memory with no changelog, and an unbounded aggregation or table asking for it is refused when
+// the topology is built, naming the store and the node.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <kstreams/dsl.hpp>
+#include <kstreams/test/topology_test_driver.hpp>
+
+using namespace kstreams;
+using namespace std::chrono_literals;
+using str = std::string;
+
+namespace {
+using rows = std::vector<std::tuple<str, std::optional<std::int64_t>, std::int64_t>>;  // key@start/end, count, ts
+
+str show(const windowed<str>& w) {
+    return w.key + "@" + std::to_string(w.window.start) + "/" + std::to_string(w.window.end);
+}
+
+struct run_result {
+    rows out;
+    std::map<std::string, std::vector<test::produced_record>> changelogs;
+    std::vector<std::string> topics;
+};
+
+/// Pipes the same records (key, timestamp) into a topology and reads what comes out.
+run_result run(const topology& t, const std::vector<std::pair<str, std::int64_t>>& input) {
+    test::topology_test_driver d(t);
+    auto in = d.create_input_topic<str, str>("in");
+    for (const auto& [k, ts] : input) in.pipe_input(k, "x", ts);
+    run_result r;
+    for (const auto& rec : d.create_output_topic<str, std::optional<std::int64_t>>("out").read_records_to_list())
+        r.out.emplace_back(rec.key, rec.value, rec.timestamp);
+    r.changelogs = d.changelog_records();
+    r.topics = d.produced_topic_names();
+    return r;
+}
+
+const std::vector<std::pair<str, std::int64_t>> input{{"a", 1}, {"b", 3},  {"a", 12}, {"a", 4},  {"b", 25},
+                                                      {"a", 9}, {"a", 26}, {"b", 2},  {"a", 40}, {"b", 41},
+                                                      {"a", 33}, {"a", 70}, {"b", 69}, {"a", 61}};
+
+template <class Windows>
+topology time_count(Windows windows, const materialized<>& m, bool on_close = false) {
+    streams_builder b;
+    auto w = b.stream<str, str>("in").group_by_key().windowed_by(windows);
+    if (on_close) w = w.emit_strategy(emit_strategy::on_window_close());
+    w.count(m).to_stream().select_key([](const windowed<str>& k, std::int64_t) { return show(k); }).to("out");
+    return b.build();
+}
+
+topology session_count(const materialized<>& m, bool on_close = false) {
+    streams_builder b;
+    auto w = b.stream<str, str>("in").group_by_key().windowed_by(
+        session_windows::of_inactivity_gap_and_grace(5ms, 3ms));
+    if (on_close) w = w.emit_strategy(emit_strategy::on_window_close());
+    // In memory, a session is kept only its gap plus grace past its end unless the retention
+    // says more: emitting on close needs it longer (as Kafka's in-memory session store).
+    w.count(m.with_retention(100ms))
+        .to_stream()
+        .select_key([](const windowed<str>& k, const std::optional<std::int64_t>&) { return show(k); })
+        .to("out");
+    return b.build();
+}
+
+topology cogroup_count(const materialized<>& m) {
+    streams_builder b;
+    b.stream<str, str>("in")
+        .group_by_key()
+        .cogroup([](const str&, const str&, std::int64_t n) { return n + 1; })
+        .windowed_by(time_windows::of_size_and_grace(10ms, 5ms))
+        .aggregate([] { return std::int64_t{0}; }, m)
+        .to_stream()
+        .select_key([](const windowed<str>& k, std::int64_t) { return show(k); })
+        .to("out");
+    return b.build();
+}
+
+/// The recompute variant of `make` gives what the changelog variant gives, with no changelog.
+void check_same_as_changelog(const char* what, const std::function<topology(const materialized<>&)>& make) {
+    INFO(std::string(what));
+    const auto changelog = run(make(materialized<>::as("counts").with_in_memory_store()), input);
+    const auto recompute = run(make(materialized<>::as("counts").with_recovery(recovery::recompute)), input);
+    CHECK(!changelog.out.empty());
+    CHECK(recompute.out == changelog.out);
+    CHECK(changelog.changelogs.count("test-app-counts-changelog") == 1);
+    CHECK(recompute.changelogs.empty());
+    for (const auto& topic : recompute.topics) CHECK(topic.find("changelog") == std::string::npos);
+    // The topology keeps the store, unlogged and in memory.
+    const topology t = make(materialized<>::as("counts").with_recovery(recovery::recompute));
+    REQUIRE(t.model().stores.size() == 1);
+    CHECK_FALSE(t.model().stores.front().builder->logging_enabled());
+    CHECK_FALSE(t.model().stores.front().builder->build()->persistent());
+    CHECK(t.describe().to_string().find("counts") != std::string::npos);
+}
+}  // namespace
+
+TEST_CASE("a tumbling-window count recovered by recomputation gives what the changelog variant gives") {
+    check_same_as_changelog("tumbling", [](const materialized<>& m) { return time_count(time_windows::of_size_and_grace(10ms, 5ms), m); });
+}
+
+TEST_CASE("hopping windows, emitting on update and on close, recovered by recomputation") {
+    const auto hopping = time_windows::of_size_and_grace(10ms, 5ms).advance_by(5ms);
+    check_same_as_changelog("hopping", [&](const materialized<>& m) { return time_count(hopping, m); });
+    check_same_as_changelog("hopping on close", [&](const materialized<>& m) { return time_count(hopping, m, true); });
+}
+
+TEST_CASE("sliding and session windows recovered by recomputation") {
+    const auto sliding = sliding_windows::of_time_difference_and_grace(10ms, 5ms);
+    check_same_as_changelog("sliding", [&](const materialized<>& m) { return time_count(sliding, m); });
+    check_same_as_changelog("sliding on close", [&](const materialized<>& m) { return time_count(sliding, m, true); });
+    check_same_as_changelog("sessions", [](const materialized<>& m) { return session_count(m); });
+    check_same_as_changelog("sessions on close", [](const materialized<>& m) { return session_count(m, true); });
+}
+
+TEST_CASE("a windowed cogroup recovered by recomputation") {
+    check_same_as_changelog("cogroup", [](const materialized<>& m) { return cogroup_count(m); });
+}
+
+TEST_CASE("recomputation wins over the persistence and logging asked for") {
+    const topology t = time_count(time_windows::of_size_with_no_grace(10ms), materialized<>::as("counts")
+                                                                                 .with_persistent_store()
+                                                                                 .with_logging_enabled()
+                                                                                 .with_recovery(recovery::recompute));
+    CHECK_FALSE(t.model().stores.front().builder->logging_enabled());
+    CHECK_FALSE(t.model().stores.front().builder->build()->persistent());
+}
+
+TEST_CASE("recovery by recomputation is refused at build() for unbounded aggregations and tables") {
+    const auto m = materialized<>::as("totals").with_recovery(recovery::recompute);
+    auto refused = [](const std::function<void(streams_builder&)>& make, const std::string& node) {
+        streams_builder b;
+        make(b);
+        CHECK_THROWS_WITH_AS(b.build(), doctest::Contains(("store totals of " + node + ": recovery::recompute is for windowed").c_str()),
+                             topology_error);
+    };
+    refused([&](streams_builder& b) { b.stream<str, str>("in").group_by_key().count(m); }, "KSTREAM-AGGREGATE-0000000001");
+    refused([&](streams_builder& b) {
+        b.stream<str, str>("in").group_by_key().reduce([](const str& a, const str& v) { return a + v; }, named::as("r"), m);
+    }, "r");
+    refused([&](streams_builder& b) { b.table<str, str>("in", m); }, "KTABLE-SOURCE-0000000001");
+    refused([&](streams_builder& b) {
+        b.table<str, str>("in").group_by([](const str& k, const str& v) { return std::pair{v, k}; }).count(named::as("c"), m);
+    }, "c");
+    refused([&](streams_builder& b) {
+        b.table<str, str>("in").filter([](const str&, const str& v) { return !v.empty(); }, named::as("f"), m);
+    }, "f");
+    // The same windowed aggregation is accepted.
+    streams_builder ok;
+    ok.stream<str, str>("in").group_by_key().windowed_by(time_windows::of_size_with_no_grace(10ms)).count(m);
+    CHECK_NOTHROW(ok.build());
+}
