@@ -194,6 +194,10 @@ topology builder_state::build(const optimizations& opt) const {
                                      ": recovery::recompute is for windowed aggregations only, whose state is bounded "
                                      "by their windows and grace; this store keeps its rows for all time, so it "
                                      "needs recovery::changelog (the default)");
+            if (const auto* r = kstreams::detail::as_recompute(*b); r && !r->not_yet().empty())
+                throw topology_error("store " + b->name() + " of " + g.name + ": recovery::recompute does not hold " +
+                                     "input offsets for " + r->not_yet() + " yet (time windows only, tumbling or " +
+                                     "hopping); use recovery::changelog (the default)");
             if (g.global) {
                 t.add_global_state_store(b);  // connected through d.stores
             } else if (reuse_source) {

@@ -4,6 +4,8 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <thread>
 #include <tuple>
@@ -22,6 +24,22 @@ namespace {
 std::int64_t now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
+}
+
+/// The offsets to commit as librdkafka's list, with their metadata (which librdkafka frees).
+tpl_ptr offset_list(std::span<const d::partition_offset> offsets) {
+    tpl_ptr list = make_tpl(static_cast<int>(offsets.size()));
+    for (const auto& o : offsets) {
+        rd_kafka_topic_partition_t* p = rd_kafka_topic_partition_list_add(list.get(), o.tp->topic.c_str(), o.tp->partition);
+        p->offset = o.offset;
+        if (!o.metadata.empty()) {
+            p->metadata = std::malloc(o.metadata.size());
+            if (!p->metadata) throw std::bad_alloc();
+            std::memcpy(p->metadata, o.metadata.data(), o.metadata.size());
+            p->metadata_size = o.metadata.size();
+        }
+    }
+    return list;
 }
 
 }  // namespace
@@ -97,20 +115,37 @@ std::vector<std::int64_t> kafka_consumer_port::committed(const std::vector<d::to
     for (const auto& tp : parts) {
         auto it = known_committed_.find(tp);
         if (it == known_committed_.end()) break;
-        out.push_back(it->second);
+        out.push_back(it->second.first);
+    }
+    if (out.size() == parts.size()) {
+        for (const auto& tp : parts) committed_metadata_[tp] = std::move(known_committed_[tp].second);
+        known_committed_.clear();
+        return out;
     }
     known_committed_.clear();
-    if (out.size() == parts.size()) return out;
-    return lookup_committed(parts);
+    std::vector<std::string> metadata;
+    out = lookup_committed(parts, &metadata);
+    for (std::size_t i = 0; i < parts.size() && i < metadata.size(); ++i) committed_metadata_[parts[i]] = std::move(metadata[i]);
+    return out;
+}
+
+std::optional<std::string> kafka_consumer_port::committed_metadata(const d::topic_partition& tp) {
+    auto it = committed_metadata_.find(tp);
+    if (it == committed_metadata_.end() || it->second.empty()) return std::nullopt;
+    return it->second;
 }
 
 void kafka_consumer_port::remember_committed(const std::vector<d::topic_partition>& parts,
-                                             const std::vector<std::int64_t>& offsets) {
-    for (std::size_t i = 0; i < parts.size() && i < offsets.size(); ++i) known_committed_[parts[i]] = offsets[i];
+                                             const std::vector<std::int64_t>& offsets,
+                                             const std::vector<std::string>& metadata) {
+    for (std::size_t i = 0; i < parts.size() && i < offsets.size(); ++i)
+        known_committed_[parts[i]] = {offsets[i], i < metadata.size() ? metadata[i] : std::string()};
 }
 
-std::vector<std::int64_t> kafka_consumer_port::lookup_committed(const std::vector<d::topic_partition>& parts) const {
+std::vector<std::int64_t> kafka_consumer_port::lookup_committed(const std::vector<d::topic_partition>& parts,
+                                                                std::vector<std::string>* metadata) const {
     std::vector<std::int64_t> out(parts.size(), unknown_offset);
+    if (metadata) metadata->assign(parts.size(), std::string());
     if (parts.empty()) return out;
     tpl_ptr list = make_tpl(static_cast<int>(parts.size()));
     for (const auto& tp : parts) rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition);
@@ -118,6 +153,8 @@ std::vector<std::int64_t> kafka_consumer_port::lookup_committed(const std::vecto
     for (std::size_t i = 0; i < parts.size(); ++i) {
         const std::int64_t o = list->elems[i].offset;
         out[i] = o >= 0 ? o : no_offset;
+        if (metadata && list->elems[i].metadata && list->elems[i].metadata_size > 0)
+            (*metadata)[i].assign(static_cast<const char*>(list->elems[i].metadata), list->elems[i].metadata_size);
     }
     return out;
 }
@@ -267,9 +304,7 @@ void kafka_consumer_port::add_progress(kstreams::metrics& out) {
 
 d::consumer_port::commit_result kafka_consumer_port::commit(
     std::span<const d::partition_offset> offsets) {
-    tpl_ptr list = make_tpl(static_cast<int>(offsets.size()));
-    for (const auto& [tp, offset] : offsets)
-        rd_kafka_topic_partition_list_add(list.get(), tp->topic.c_str(), tp->partition)->offset = offset;
+    tpl_ptr list = offset_list(offsets);
     // Asynchronously, waiting a bounded time: a synchronous commit waits for the group coordinator
     // as long as it takes, and a broker that is gone would hang the thread.
     queue_ptr replies(rd_kafka_queue_new(consumer_));
@@ -318,9 +353,9 @@ void kafka_consumer_port::purge_repartition_topics(
     if (options_.embedded || plan_.repartition_topics.empty() || now_ms() < next_purge_) return;
     next_purge_ = now_ms() + 30000;
     tpl_ptr offsets = make_tpl();
-    for (const auto& [tp, offset] : committed)
-        if (plan_.repartition_topics.count(tp->topic))
-            rd_kafka_topic_partition_list_add(offsets.get(), tp->topic.c_str(), tp->partition)->offset = offset;
+    for (const auto& c : committed)
+        if (plan_.repartition_topics.count(c.tp->topic))
+            rd_kafka_topic_partition_list_add(offsets.get(), c.tp->topic.c_str(), c.tp->partition)->offset = c.offset;
     if (offsets->cnt == 0) return;
     rd_kafka_DeleteRecords_t* del = rd_kafka_DeleteRecords_new(offsets.get());
     rd_kafka_DeleteRecords(producer_, &del, 1, nullptr, purge_queue_.get());
@@ -516,9 +551,7 @@ void kafka_producer_port::flush() {
 }
 
 void kafka_producer_port::commit_transaction(std::span<const d::partition_offset> offsets) {
-    tpl_ptr list = make_tpl(static_cast<int>(offsets.size()));
-    for (const auto& [tp, offset] : offsets)
-        rd_kafka_topic_partition_list_add(list.get(), tp->topic.c_str(), tp->partition)->offset = offset;
+    tpl_ptr list = offset_list(offsets);
     const auto deadline = std::min(std::chrono::steady_clock::now() + timeout_, stop_deadline_());
     collector_.commit_transaction(list.get(), group_consumer_, deadline);
 }

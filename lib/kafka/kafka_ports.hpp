@@ -55,9 +55,13 @@ public:
     std::vector<std::int64_t> committed(const std::vector<d::topic_partition>& parts) override;
     /// Asks the group coordinator for the committed offsets of `parts` (blocks up to the timeout;
     /// may run on another thread than the loop). unknown_offset for all if the lookup fails.
-    std::vector<std::int64_t> lookup_committed(const std::vector<d::topic_partition>& parts) const;
-    /// Offsets looked up ahead (on a worker), for the next committed() call.
-    void remember_committed(const std::vector<d::topic_partition>& parts, const std::vector<std::int64_t>& offsets);
+    /// `metadata` (if given) gets each partition's committed metadata ("" for none).
+    std::vector<std::int64_t> lookup_committed(const std::vector<d::topic_partition>& parts,
+                                               std::vector<std::string>* metadata = nullptr) const;
+    /// Offsets (and metadata) looked up ahead (on a worker), for the next committed() call.
+    void remember_committed(const std::vector<d::topic_partition>& parts, const std::vector<std::int64_t>& offsets,
+                            const std::vector<std::string>& metadata = {});
+    std::optional<std::string> committed_metadata(const d::topic_partition& tp) override;
     /// The whole assignment (the eager protocol revokes everything first); called from the
     /// rebalance callback.
     void assign(const std::vector<d::topic_partition>& parts, const std::vector<std::int64_t>& committed) override;
@@ -90,7 +94,8 @@ private:
     consumer_port_options options_;
     kstreams::metrics& metrics_;
     std::map<d::topic_partition, std::unique_ptr<partition>> partitions_;
-    std::map<d::topic_partition, std::int64_t> known_committed_;
+    std::map<d::topic_partition, std::pair<std::int64_t, std::string>> known_committed_;
+    std::map<d::topic_partition, std::string> committed_metadata_;  ///< as the last committed() found it
     /// Since when commits go unanswered (none: the last one was answered).
     std::optional<std::chrono::steady_clock::time_point> unanswered_since_;
     queue_ptr purge_queue_;

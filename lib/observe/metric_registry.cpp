@@ -137,6 +137,25 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                     "(kstreams) The total number of records dropped, by reason", std::move(rt),
                     static_cast<double>(value), metric_kind::counter);
             }
+            // Recovery by recomputation (kstreams): records processed again after a restart
+            // because a commit held them for open windows, and per input partition how many
+            // records past its committed offset are held now.
+            for (const auto& [name, value] : tm.all()) {
+                if (name == "records-replayed") {
+                    total_and_rate(tg, "replayed-records", "records processed again after a restart (kstreams: recovery by recomputation)",
+                                   task_tags, static_cast<double>(value));
+                } else if (name.starts_with("commit-held-records.")) {
+                    const std::string tp = name.substr(20);
+                    const auto dot = tp.rfind('.');
+                    if (dot == std::string::npos) continue;
+                    tags pt = task_tags;
+                    pt.emplace_back("topic", tp.substr(0, dot));
+                    pt.emplace_back("partition", tp.substr(dot + 1));
+                    add(tg, "commit-held-records",
+                        "(kstreams) records processed past the partition's committed offset, held for open windows",
+                        std::move(pt), static_cast<double>(value));
+                }
+            }
             total_and_rate(tg, "restore", "records restored", task_tags, static_cast<double>(t.restored));
             double remaining = 0;
             for (const auto& r : th.restoring)

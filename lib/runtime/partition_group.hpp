@@ -61,6 +61,11 @@ public:
 
     bool paused = false;
     std::int64_t committed = -1;  ///< last offset committed, to skip unchanged partitions
+    /// The metadata committed with it (recovery by recomputation; else empty).
+    std::string committed_metadata;
+    /// Recovery by recomputation: records before this offset were processed before the restart
+    /// (and are now processed again from a held commit); -1 = none.
+    std::int64_t replay_until = -1;
 
 private:
     friend class partition_group;

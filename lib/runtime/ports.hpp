@@ -41,6 +41,9 @@ public:
 struct partition_offset {
     const topic_partition* tp = nullptr;
     std::int64_t offset = 0;
+    /// The commit's metadata (what processors of stores recovered by recomputation noted); empty
+    /// for none. Points into the task manager's storage until the commit returns.
+    std::string_view metadata{};
 };
 
 /// A record fetched from an input partition. Its bytes belong to the consumer port that fetched
@@ -64,6 +67,12 @@ public:
 
     /// The committed offset (next to read) of each partition, or no_offset / unknown_offset.
     virtual std::vector<std::int64_t> committed(const std::vector<topic_partition>& parts) = 0;
+    /// The metadata committed with `tp`'s offset, as the last committed() call found it (nullopt:
+    /// none, or not looked up).
+    virtual std::optional<std::string> committed_metadata(const topic_partition& tp) {
+        (void)tp;
+        return std::nullopt;
+    }
     /// Starts fetching `parts`, each from its committed offset (as committed() returned them):
     /// where its source's reset policy says for no_offset.
     virtual void assign(const std::vector<topic_partition>& parts, const std::vector<std::int64_t>& committed) = 0;

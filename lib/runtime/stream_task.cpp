@@ -88,9 +88,12 @@ void stream_task::init() {
         const auto& builder = *model_.stores[s].builder;
         auto [it, inserted] = stores_.emplace(builder.name(), builder.build());
         if (inserted) store_order_.push_back(it->second.get());
-        if (as_recompute(builder) && it->second->persistent())
-            throw topology_error("store " + builder.name() + ": recovery::recompute keeps a store in memory, but its "
-                                 "supplier makes a persistent one");
+        if (as_recompute(builder)) {
+            if (it->second->persistent())
+                throw topology_error("store " + builder.name() + ": recovery::recompute keeps a store in memory, but "
+                                     "its supplier makes a persistent one");
+            recompute_stores_.insert(builder.name());
+        }
         if (builder.logging_enabled()) {
             changelog_topic_of_.emplace(builder.name(), env_.application_id + "-" + builder.name() + "-changelog");
         } else if (const std::string& topic = model_.stores[s].source_topic_changelog; !topic.empty()) {
@@ -383,7 +386,17 @@ record_collector& stream_task::collector() {
 void stream_task::flush() {
     const auto guard = global_guard();  // the caches forward downstream
     if (sink_latency_ && env_.wall_clock) turn_now_ms_ = env_.wall_clock();  // what the flush sends
+    if (!holds_.empty()) {
+        // Owners emitting on window close emit what closed, before the caches below flush.
+        current_record_ = {stream_time_, nullptr};
+        holds_.before_commit();
+    }
     for (state_store* store : store_order_) store->flush_cache();
+}
+
+offset_hold* stream_task::offset_hold_of(std::string_view store, const node& owner) {
+    if (!recompute_stores_.contains(store)) return nullptr;
+    return holds_.owner(owner.name());
 }
 
 void stream_task::flush_stores() {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <kstreams/async.hpp>
+#include <kstreams/detail/offset_hold.hpp>
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/detail/topology_model.hpp>
@@ -27,6 +28,7 @@
 #include "lib/core/topology_groups.hpp"
 #include "lib/observe/e2e_latency.hpp"
 #include "lib/observe/latency.hpp"
+#include "lib/runtime/offset_holds.hpp"
 #include "lib/runtime/punctuation_queue.hpp"
 #include "lib/state/task_store_hooks.hpp"
 #include "lib/state/store_resources.hpp"
@@ -92,7 +94,8 @@ struct changelog_registration {
 };
 
 class stream_task final : public task_context, public store_context, public async_host,
-                          public state::changelog_with_headers, public state::record_metadata_hooks {
+                          public state::changelog_with_headers, public state::record_metadata_hooks,
+                          public offset_hold_provider {
 public:
     stream_task(const topology_model& model, const topology_groups& groups, const subtopology_group& sub,
                 kstreams::task_id id, task_environment& env);
@@ -205,6 +208,22 @@ public:
     void rethrow_async_error() const {
         if (async_error_) std::rethrow_exception(async_error_);
     }
+    // Recovery by recomputation (offset_holds.hpp)
+    offset_hold* offset_hold_of(std::string_view store, const node& owner) override;
+    /// Whether processors of this task hold offsets back (they write stores recovered by
+    /// recomputation): its committed offsets may then be earlier than what it processed.
+    bool holds_offsets() const { return !holds_.empty(); }
+    /// The earliest offset of the partition still held; INT64_MAX if none.
+    std::int64_t held_offset(std::string_view topic, std::int32_t partition) { return holds_.held_offset(topic, partition); }
+    /// The metadata of a commit of one of its partitions (`processed`: the offset after the last
+    /// record processed there); empty when the task holds no offsets.
+    std::string commit_metadata(std::int64_t processed) const {
+        return holds_.empty() ? std::string() : holds_.commit_metadata(processed);
+    }
+    /// Reads a partition's committed metadata before the first record; returns the offset up to
+    /// which records coming again were processed before (-1: none known).
+    std::int64_t recover(std::string_view metadata) { return holds_.empty() ? -1 : holds_.recover(metadata); }
+
     /// A punctuation is due but waits for the records in flight (the task takes no new records).
     bool punctuation_waiting() const { return stream_punctuation_waiting_ || wall_punctuation_waiting_; }
 
@@ -266,6 +285,8 @@ private:
     punctuation_queue wall_clock_punctuations_;
 
     std::int64_t stream_time_ = -1;
+    std::set<std::string, std::less<>> recompute_stores_;  ///< recovered by recomputation
+    offset_holds holds_{*this};
     /// Topics of records kept by record cache entries (current_stored_metadata).
     std::set<std::string, std::less<>> stored_topics_;
     const std::string* last_stored_topic_ = nullptr;

@@ -105,6 +105,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         /// An assignment's committed offsets, looked up on a worker while the loop goes on.
         enum class lookup { none, running, done } committed_lookup = lookup::none;
         std::vector<std::int64_t> committed;
+        std::vector<std::string> committed_metadata;
     };
     std::uint64_t next_change_id = 0;
     /// Jobs on the app's worker that use this thread's clients; teardown waits for them.
@@ -364,7 +365,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         pending_change change = std::move(pending.front());
         pending.erase(pending.begin());
         if (change.assign && change.committed_lookup == pending_change::lookup::done)
-            consumer_port->remember_committed(change.parts, change.committed);
+            consumer_port->remember_committed(change.parts, change.committed, change.committed_metadata);
         return change;
     }
 
@@ -424,11 +425,13 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         change.committed_lookup = pending_change::lookup::running;
         begin_job();
         asio::post(ctx.blocking, [s = shared_from_this(), id = change.id, parts = change.parts] {
-            std::vector<std::int64_t> offsets = s->consumer_port->lookup_committed(parts);
-            asio::post(s->strand, [s, id, offsets = std::move(offsets)]() mutable {
+            std::vector<std::string> metadata;
+            std::vector<std::int64_t> offsets = s->consumer_port->lookup_committed(parts, &metadata);
+            asio::post(s->strand, [s, id, offsets = std::move(offsets), metadata = std::move(metadata)]() mutable {
                 for (auto& c : s->pending)
                     if (c.id == id) {
                         c.committed = std::move(offsets);
+                        c.committed_metadata = std::move(metadata);
                         c.committed_lookup = pending_change::lookup::done;
                     }
                 if (s->timer) s->timer->cancel();

@@ -11,6 +11,14 @@
 
 namespace kstreams::detail {
 
+namespace {
+/// Recovery by recomputation: records processed again after a restart because a commit held them.
+constexpr std::string_view records_replayed_metric = "records-replayed";
+/// ... and, per input partition, how many records after the committed offset were processed
+/// (the commit holds them for open windows): `commit-held-records.<topic>.<partition>`.
+const std::string commit_held_metric = "commit-held-records.";
+}  // namespace
+
 std::string describe(const topic_partition& tp) {
     return "topic " + tp.topic + ", partition " + std::to_string(tp.partition);
 }
@@ -49,8 +57,14 @@ struct task_manager::managed_task {
     std::vector<fetched_record> fetch_buffer;
     std::int64_t next_punctuation = INT64_MAX;  ///< as of the last turn
     bool in_turn = false;  ///< between begin_turn and end_turn (the runner's side only)
-    /// Offsets to commit, noted by prepare_commit.
-    std::vector<std::pair<partition_queue*, std::int64_t>> to_commit;
+    /// Offsets to commit (with their metadata), noted by prepare_commit.
+    struct commit_entry {
+        partition_queue* queue = nullptr;
+        std::int64_t offset = 0;
+        std::string metadata;
+    };
+    std::vector<commit_entry> to_commit;
+    std::uint64_t* replayed = nullptr;  ///< records-replayed (recovery by recomputation)
     partition_group group;
     /// Per changelog partition, the next offset the stores do not hold yet (what a checkpoint says).
     checkpoint_offsets changelog_offsets;
@@ -146,6 +160,7 @@ task_manager::managed_task& task_manager::create(const subtopology_group& sub, k
     t->sub = &sub;
     t->slot = std::make_shared<query_slot>(id);
     t->task = open_task(sub, id, *env, t->slot->lock);
+    if (t->task->holds_offsets()) t->replayed = &env->metrics->counter(records_replayed_metric);
     t->next_punctuation = t->task->next_wall_clock_punctuation();
     managed_task& ref = *t;
     active_[id] = std::move(t);
@@ -250,6 +265,7 @@ void task_manager::revive(managed_task& t, const std::vector<std::pair<std::stri
             q.set_start(offset);
             q.committed = offset;
         }
+        recover_holds(t, q);
         consumer_.seek(tp, offset);
     }
     start_restoring(t);
@@ -296,6 +312,14 @@ bool task_manager::revive_corrupted() {
 
 stream_task& task_manager::add_task(const subtopology_group& sub, kstreams::task_id id) {
     if (auto it = active_.find(id); it != active_.end()) return *it->second->task;
+    if (auto it = suspended_.find(id); it != suspended_.end() && it->second->task->holds_offsets()) {
+        // Its stores recovered by recomputation hold records past its committed offsets, where
+        // processing resumes: the task starts afresh and rebuilds them from there.
+        close_task(*it->second, true);
+        write_checkpoint_of(*it->second, true);
+        retire(*it->second);
+        suspended_.erase(it);
+    }
     if (auto it = suspended_.find(id); it != suspended_.end()) {
         managed_task& t = *(active_[id] = std::move(it->second));
         suspended_.erase(it);
@@ -305,6 +329,11 @@ stream_task& task_manager::add_task(const subtopology_group& sub, kstreams::task
         return *t.task;
     }
     return *create(sub, id).task;
+}
+
+void task_manager::recover_holds(managed_task& t, partition_queue& q) {
+    if (!t.task->holds_offsets()) return;
+    if (auto metadata = consumer_.committed_metadata(q.tp())) q.replay_until = t.task->recover(*metadata);
 }
 
 void task_manager::assign(const std::vector<topic_partition>& parts) {
@@ -328,6 +357,7 @@ void task_manager::assign(const std::vector<topic_partition>& parts) {
     const std::vector<std::int64_t> committed = consumer_.committed(added);
     for (std::size_t i = 0; i < added.size() && i < committed.size(); ++i) {
         if (committed[i] >= 0) partitions_[added[i]].second->set_start(committed[i]);
+        recover_holds(*partitions_[added[i]].first, *partitions_[added[i]].second);
         // A store restored from this (source) partition stops where processing resumes.
         for (auto& target : partitions_[added[i]].first->restore)
             if (target.reg->source_topic && target.tp == added[i]) target.limit = std::max<std::int64_t>(0, committed[i]);
@@ -621,6 +651,7 @@ void task_manager::process_one(managed_task& t, partition_queue& q, std::int64_t
     const raw_record raw = q.raw(r, t.scratch);
     const bool processed = t.task->process(*q.source(), raw, ts, now);
     q.processed(r.offset);
+    if (r.offset < q.replay_until && t.replayed) ++*t.replayed;
     if (processed) ++*t.processed;  // a record skipped by log-and-continue is not (as Kafka)
     t.task->maybe_punctuate_stream_time();
 }
@@ -809,7 +840,18 @@ void task_manager::prepare_commit(managed_task& t) {
         for (auto& q : t.group.queues()) {
             std::int64_t offset = q->committable();
             if (in_flight) offset = std::min(offset, task.async_held_offset(q->topic(), q->partition()));
-            if (offset >= 0 && offset != q->committed) t.to_commit.emplace_back(q.get(), offset);
+            std::string metadata;
+            if (task.holds_offsets() && offset >= 0) {
+                // Recovery by recomputation: no further than the earliest record open state
+                // still holds, with what the holders noted (which may change while the offset
+                // does not: committed again then).
+                metadata = task.commit_metadata(std::max(offset, q->replay_until));
+                offset = std::min(offset, task.held_offset(q->topic(), q->partition()));
+                task.metrics().counter(commit_held_metric + q->topic() + "." + std::to_string(q->partition())) =
+                    static_cast<std::uint64_t>(std::max<std::int64_t>(0, q->committable() - offset));
+            }
+            if (offset >= 0 && (offset != q->committed || metadata != q->committed_metadata))
+                t.to_commit.push_back({q.get(), offset, std::move(metadata)});
         }
     }
     task.clear_commit_request();
@@ -826,15 +868,21 @@ void task_manager::finish_commit(bool force_checkpoint) {
     offsets.clear();
     queues.clear();
     for (auto& [id, t] : active_) {
-        for (const auto& [q, offset] : t->to_commit) {
-            offsets.push_back({&q->tp(), offset});
-            queues.push_back(q);
+        for (const auto& c : t->to_commit) {
+            offsets.push_back({&c.queue->tp(), c.offset, c.metadata});
+            queues.push_back(c.queue);
         }
-        t->to_commit.clear();
     }
+    struct clear_to_commit {  // the metadata the offsets point to lives there until the commit returns
+        std::map<kstreams::task_id, std::unique_ptr<managed_task>>& tasks;
+        ~clear_to_commit() {
+            for (auto& [id, t] : tasks) t->to_commit.clear();
+        }
+    } clear{active_};
     auto committed = [&] {
         for (std::size_t i = 0; i < queues.size(); ++i) {
             queues[i]->committed = offsets[i].offset;
+            queues[i]->committed_metadata = offsets[i].metadata;
             if (auto it = partitions_.find(queues[i]->tp()); it != partitions_.end()) it->second.first->corruptions = 0;
         }
     };

@@ -233,6 +233,9 @@ private:
     void note_corruption(managed_task& t, const state::corrupted_store_error& e);
     /// Revives the tasks noted corrupted, or fails; whether there were any.
     bool revive_corrupted();
+    /// Recovery by recomputation: the task's processors start from what the partition's commit
+    /// noted (before its first record).
+    void recover_holds(managed_task& t, partition_queue& q);
     void start_restoring(managed_task& t);
     void finish_restoring(managed_task& t);
     void finish_target(managed_task& t, restore_target& target);

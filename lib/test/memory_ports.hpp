@@ -36,10 +36,21 @@ public:
     const headers* headers_of(const d::fetched_record& r, headers&) override;
     std::optional<std::int64_t> lag(const d::topic_partition&, std::int64_t) override { return 0; }
     commit_result commit(std::span<const d::partition_offset> offsets) override {
-        for (const auto& o : offsets) committed_offsets[*o.tp] = o.offset;
+        for (const auto& o : offsets) {
+            committed_offsets[*o.tp] = o.offset;
+            committed_metadata_of[*o.tp] = std::string(o.metadata);
+        }
         return commit_result::ok;
     }
+    std::optional<std::string> committed_metadata(const d::topic_partition& tp) override {
+        auto it = resume_metadata.find(tp.topic);
+        if (it == resume_metadata.end()) return std::nullopt;
+        return it->second;
+    }
     std::map<d::topic_partition, std::int64_t> committed_offsets;
+    std::map<d::topic_partition, std::string> committed_metadata_of;
+    /// driver_config::committed_metadata
+    std::map<std::string, std::string> resume_metadata;
 
 private:
     struct log;

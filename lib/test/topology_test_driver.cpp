@@ -123,6 +123,7 @@ struct topology_test_driver::impl {
         env.state_dir = root / config.application_id;
         for (auto& [topic, records] : config.changelogs)
             changelog_history[topic].assign(records.begin(), records.end());
+        consumer.resume_metadata = config.committed_metadata;
         producer.deliver = [this] { capture_outputs(); };
         if (groups.has_global()) {
             global = std::make_unique<detail::global_task>(t.model(), groups, env);
@@ -323,6 +324,12 @@ void topology_test_driver::wait_for_async(std::chrono::milliseconds timeout) { i
 std::map<std::string, std::int64_t> topology_test_driver::committed_offsets() const {
     std::map<std::string, std::int64_t> out;
     for (const auto& [tp, offset] : impl_->consumer.committed_offsets) out[tp.topic] = offset;
+    return out;
+}
+
+std::map<std::string, std::string> topology_test_driver::committed_metadata() const {
+    std::map<std::string, std::string> out;
+    for (const auto& [tp, metadata] : impl_->consumer.committed_metadata_of) out[tp.topic] = metadata;
     return out;
 }
 

@@ -91,7 +91,7 @@ struct fake_consumer final : detail::consumer_port {
         if (during_commit) during_commit();
         str line = "commit";
         std::vector<std::pair<topic_partition, std::int64_t>> copy;
-        for (const auto& [tp, o] : offsets) {
+        for (const auto& [tp, o, metadata] : offsets) {
             line += " " + tp->topic + "-" + std::to_string(tp->partition) + "@" + std::to_string(o);
             copy.emplace_back(*tp, o);
         }
@@ -121,7 +121,7 @@ struct fake_producer final : detail::producer_port, detail::record_collector {
     std::int32_t partition_count(std::string_view) override { return 2; }
     void commit_transaction(std::span<const detail::partition_offset> offsets) override {
         str line = "commit transaction";
-        for (const auto& [tp, o] : offsets) line += " " + tp->topic + "-" + std::to_string(tp->partition) + "@" + std::to_string(o);
+        for (const auto& [tp, o, metadata] : offsets) line += " " + tp->topic + "-" + std::to_string(tp->partition) + "@" + std::to_string(o);
         log.push_back(line);
     }
     void abort_transaction() override { log.push_back("abort transaction"); }

@@ -18,8 +18,8 @@ enum class recovery {
     /// Every change is written to a compacted changelog topic and replayed on restart (Kafka
     /// Streams' only way, and the default).
     changelog,
-    /// Windowed aggregations only: no changelog and nothing on disk; the state is rebuilt by
-    /// processing the input of the windows still open again (see the README).
+    /// Time-windowed aggregations (tumbling, hopping) only: no changelog and nothing on disk; the
+    /// state is rebuilt by processing the input of the windows still open again (see the README).
     recompute,
 };
 
@@ -31,9 +31,10 @@ namespace kstreams::detail {
 class recompute_store_builder final : public store_builder {
 public:
     /// `bounded`: the store's state is bounded by its windows and grace (a windowed aggregation);
-    /// `owner_kind` says what keeps an unbounded one, for the error that refuses it.
-    recompute_store_builder(std::shared_ptr<const store_builder> inner, bool bounded, std::string owner_kind = {})
-        : inner_(std::move(inner)), bounded_(bounded), owner_kind_(std::move(owner_kind)) {
+    /// `not_yet`: a bounded kind whose offsets are not held yet (refused when the topology is
+    /// built, naming it), empty when they are.
+    recompute_store_builder(std::shared_ptr<const store_builder> inner, bool bounded, std::string not_yet = {})
+        : inner_(std::move(inner)), bounded_(bounded), not_yet_(std::move(not_yet)) {
         logging_.enabled = false;
     }
     const std::string& name() const override { return inner_->name(); }
@@ -42,12 +43,12 @@ public:
     const logging_config& logging() const override { return logging_; }
     bool caching_enabled() const override { return inner_->caching_enabled(); }
     bool bounded() const { return bounded_; }
-    const std::string& owner_kind() const { return owner_kind_; }
+    const std::string& not_yet() const { return not_yet_; }
 
 private:
     std::shared_ptr<const store_builder> inner_;
     bool bounded_;
-    std::string owner_kind_;
+    std::string not_yet_;
     logging_config logging_;
 };
 

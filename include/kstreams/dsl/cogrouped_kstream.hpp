@@ -265,7 +265,8 @@ public:
         auto info = std::make_shared<dsl_detail::table_info>();
         info->has_own_store = true;
         info->materialized = true;
-        auto sb = dsl_detail::timestamped_window_store_builder<K, VOut>(store, m, size, min_retention, ks, vs);
+        auto sb = dsl_detail::timestamped_window_store_builder<K, VOut>(store, m, size, min_retention, ks, vs, false, false,
+                                                                        std::holds_alternative<sliding_windows>(windows_));
         dsl_detail::cogroup_windows<K, VOut> w;
         std::visit([&w](const auto& x) { w = x; }, windows_);
         const std::size_t merge = c_.template build<windowed<K>>(n, store, info, std::move(sb), w,

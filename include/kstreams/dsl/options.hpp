@@ -110,7 +110,7 @@ struct materialized {
     /// Tables (table(), to_table(), filter, map_values, table-table joins): a versioned store
     /// (KIP-889); its name is the store name. Never cached.
     std::shared_ptr<const versioned_bytes_store_supplier> versioned_supplier{};
-    /// Windowed aggregations: recovery::recompute keeps the store in memory with no changelog and
+    /// Time-windowed aggregations: recovery::recompute keeps the store in memory with no changelog and
     /// rebuilds it by processing the input of its open windows again (the input offsets are
     /// committed no further than the earliest record an open window holds).
     kstreams::recovery recovery_mode = kstreams::recovery::changelog;
@@ -158,9 +158,10 @@ struct materialized {
     /// Keeps the store in memory: faster, but restored from its changelog on every start.
     materialized with_in_memory_store() const { auto c = *this; c.persistent = false; return c; }
     /// How the store survives a failure: recovery::changelog (the default, Kafka Streams' only
-    /// way) or recovery::recompute, for windowed aggregations only (an unbounded aggregation or a
-    /// table asking for it is refused when the topology is built): the store is kept in memory
-    /// with no changelog, whatever the persistence and logging asked for.
+    /// way) or recovery::recompute, for time-windowed aggregations (tumbling, hopping) only (any
+    /// other store asking for it is refused when the topology is built): the store is kept in
+    /// memory with no changelog, whatever the persistence and logging asked for, and input offsets
+    /// are committed no further than the earliest record an open window holds (see the README).
     materialized with_recovery(kstreams::recovery r) const { auto c = *this; c.recovery_mode = r; return c; }
 };
 template <class KS, class VS>
@@ -177,11 +178,14 @@ void apply_cache_and_log(Builder& builder, const materialized<KS, VS>& m) {
 }
 /// The store's builder as `m` asks to recover it: marked for recomputation (in_memory and
 /// unlogged already when `bounded`), or as it is. build() refuses an unbounded one.
+/// `not_yet`: a windowed kind whose offsets are not held yet (sliding windows, sessions).
 template <class KS, class VS>
 std::shared_ptr<const store_builder> with_recovery_of(std::shared_ptr<const store_builder> builder,
-                                                      const materialized<KS, VS>& m, bool bounded) {
+                                                      const materialized<KS, VS>& m, bool bounded,
+                                                      const char* not_yet = nullptr) {
     if (m.recovery_mode != kstreams::recovery::recompute) return builder;
-    return std::make_shared<kstreams::detail::recompute_store_builder>(std::move(builder), bounded);
+    return std::make_shared<kstreams::detail::recompute_store_builder>(std::move(builder), bounded,
+                                                                       not_yet ? not_yet : "");
 }
 }  // namespace dsl_detail
 

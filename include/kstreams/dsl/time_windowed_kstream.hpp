@@ -126,7 +126,7 @@ private:
         // Kafka keeps the cache of time windows emitting on close, not of sliding ones.
         const bool sliding = std::holds_alternative<sliding_windows>(windows_);
         g.stores.push_back(dsl_detail::timestamped_window_store_builder<K, Agg>(store, m, size, min_retention, ks, as, emit_final_,
-                                                                               sliding && emit_final_));
+                                                                               sliding && emit_final_, sliding));
         const std::size_t i = grouped_.add_aggregation(std::move(g), store, ks);
         serde_ref<windowed<K>> wks(time_windowed_serde<K, serde_ref<K>>{ks, size});
         return ktable<windowed<K>, Agg>(grouped_.b_, i, std::move(wks), as,

@@ -64,6 +64,11 @@ struct driver_config {
     /// runtime does from the broker: typically a previous driver's changelog_records(). Persistent
     /// stores restore from their checkpoint on, others from the beginning.
     std::map<std::string, std::vector<produced_record>> changelogs;
+    /// Recovery by recomputation (recovery::recompute): per input topic (partition 0), the
+    /// metadata of the commit to resume from, typically a previous driver's committed_metadata():
+    /// the processors of such stores start where that commit left them, as after a restart of the
+    /// Kafka runtime (then pipe the input again from the committed offset).
+    std::map<std::string, std::string> committed_metadata;
     /// Told when each store's restoration starts, after each batch, and when it ends.
     std::shared_ptr<state_restore_listener> restore_listener;
     /// Records a task may have in flight in async processors (streams_config's same setting).
@@ -309,6 +314,9 @@ public:
     /// The offsets committed so far (next offset to read) of each input topic (partition 0): a
     /// commit covers only records that completed, async ones included.
     std::map<std::string, std::int64_t> committed_offsets() const;
+    /// The metadata committed with them (what processors of stores recovered by recomputation
+    /// noted; empty for none), for driver_config::committed_metadata.
+    std::map<std::string, std::string> committed_metadata() const;
 
     /// Pipes one record in bytes. Throws std::invalid_argument if no source reads the topic.
     void pipe_raw(const std::string& topic, std::optional<std::string> key, std::optional<std::string> value,

@@ -31,12 +31,13 @@ std::int64_t window_retention(const std::string& name, const materialized<KS, VS
 
 /// `min_retention`: what the windows need (size + grace for time windows); also the default.
 /// `emit_final`: emit on window close, which reads RocksDB through Kafka's time-ordered store;
-/// `no_cache`: the store is uncached whatever `m` says (sliding windows emitting on close).
+/// `no_cache`: the store is uncached whatever `m` says (sliding windows emitting on close);
+/// `sliding`: the windows are sliding ones.
 template <class K, class V, class KS, class VS>
 std::shared_ptr<const store_builder> timestamped_window_store_builder(const std::string& name, const materialized<KS, VS>& m,
                                                                       std::int64_t window_size, std::int64_t min_retention,
                                                                       serde_ref<K> ks, serde_ref<V> vs, bool emit_final = false,
-                                                                      bool no_cache = false) {
+                                                                      bool no_cache = false, bool sliding = false) {
     const bool recompute = m.recovery_mode == kstreams::recovery::recompute;
     const bool persistent = m.persistent && !recompute;  // a recomputed store is kept in memory
     std::shared_ptr<const window_bytes_store_supplier> supplier = m.window_supplier;
@@ -51,7 +52,7 @@ std::shared_ptr<const store_builder> timestamped_window_store_builder(const std:
     apply_cache_and_log(*builder, m);
     if (no_cache) builder->with_caching_disabled();
     if (recompute) builder->with_logging_disabled();
-    return with_recovery_of(std::move(builder), m, true);
+    return with_recovery_of(std::move(builder), m, true, sliding ? "sliding windows" : nullptr);
 }
 
 /// A session aggregation's store; `min_retention` is gap + grace. Emitting on window close, it is
@@ -70,7 +71,7 @@ std::shared_ptr<const store_builder> session_store_builder_of(const std::string&
     apply_cache_and_log(*builder, m);
     if (emit_final) builder->with_caching_disabled();
     if (recompute) builder->with_logging_disabled();
-    return with_recovery_of(std::move(builder), m, true);
+    return with_recovery_of(std::move(builder), m, true, "session windows");
 }
 
 }  // namespace kstreams::dsl_detail

@@ -23,8 +23,10 @@ public:
         const std::int64_t now = ctx.wall_clock_time();
         if (now < next_time_to_emit_) return false;
         next_time_to_emit_ = now + ctx.windowed_aggregation_emit_interval_ms();
-        return last_close_time_ == -1 || last_close_time_ < close_time;
+        return closed_since(close_time);
     }
+    /// Whether windows may have closed since the last emission (at a commit, whatever the time).
+    bool closed_since(std::int64_t close_time) const { return last_close_time_ == -1 || last_close_time_ < close_time; }
     /// The close time of the last emission; -1 before the first.
     std::int64_t last_close_time() const { return last_close_time_; }
     void emitted(std::int64_t close_time) { last_close_time_ = close_time; }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <kstreams/detail/node.hpp>
+#include <kstreams/detail/offset_hold.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
@@ -46,6 +47,14 @@ public:
         store_ = &timestamped_window_store<K, Agg>(ctx, store_name_, *this);
         send_old_ = info_->send_old_values;
         forwarder_.init(*this, *store_, send_old_, !emit_final_);
+        hold_ = kstreams::detail::offset_hold_of(ctx, store_name_, *this);
+        // Recovered by recomputation and emitting on close: a commit first emits what closed.
+        if (hold_ && emit_final_)
+            hold_->before_commit = [this] {
+                close_time_ = observed_stream_time_ - grace_;
+                maybe_forward_final({}, true);
+                hold_->advance(observed_stream_time_, emitter_.last_close_time());
+            };
     }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
@@ -53,21 +62,39 @@ public:
             ctx_->record_dropped(has_null_key(r) ? metric::dropped_null_key : metric::dropped_null_value, *this);
             return;
         }
+        if (hold_ && !recovered_) recover();
         observed_stream_time_ = std::max(observed_stream_time_, r.timestamp);
         close_time_ = observed_stream_time_ - grace_;
+        if (hold_) hold_->advance(observed_stream_time_, emit_final_ ? emitter_.last_close_time() : close_time_);
         if (r.timestamp + diff_ < close_time_) {
             ctx_->record_dropped(metric::dropped_late, *this);
             return;
         }
         if (r.timestamp < diff_) process_early(r);
         else process_reverse(r);
-        if (emit_final_) maybe_forward_final(r);
+        // The record is in windows ending up to ts + difference, and later records look as far
+        // back as twice the difference before them for the windows they start from: it is needed
+        // until no window a record not yet late could reach holds it.
+        if (emit_final_) maybe_forward_final(r.headers);
+        if (hold_) {
+            if (emit_final_) hold_->advance(observed_stream_time_, emitter_.last_close_time());
+            hold_->hold(r.timestamp + 3 * diff_ + 1);
+        }
     }
 
 private:
+    /// After a restart, before the first record: as window_aggregate_node's.
+    void recover() {
+        recovered_ = true;
+        observed_stream_time_ = std::max(observed_stream_time_, hold_->recovered_stream_time());
+        if (emit_final_ && hold_->recovered_watermark() > emitter_.last_close_time())
+            emitter_.emitted(hold_->recovered_watermark());
+    }
+
     /// Windows that closed since the last emission: starts in [lower, close time - difference - 1].
-    void maybe_forward_final(const record<K, V>& r) {
-        if (!emitter_.should_emit(*ctx_, close_time_)) return;
+    /// `now`: at a commit, whatever the emit interval says.
+    void maybe_forward_final(const headers& hdrs, bool now = false) {
+        if (now ? !emitter_.closed_since(close_time_) : !emitter_.should_emit(*ctx_, close_time_)) return;
         const std::int64_t upper = close_time_ - diff_ - 1;
         if (upper < 0) return;
         const std::int64_t last = emitter_.last_close_time();
@@ -76,7 +103,7 @@ private:
         final_emitter::sort_time_first(rows, key_serde_, [](const auto& kv) { return kv.key.window.start; },
                                        [](const auto&) { return std::int64_t{0}; });
         for (auto& kv : rows)
-            forward(record<windowed<K>, change<Agg>>{kv.key, {std::move(kv.value.value), std::nullopt}, kv.value.timestamp, r.headers});
+            forward(record<windowed<K>, change<Agg>>{kv.key, {std::move(kv.value.value), std::nullopt}, kv.value.timestamp, hdrs});
         emitter_.emitted(close_time_);
     }
 
@@ -194,6 +221,8 @@ private:
     bool emit_final_;
     serde_ref<K> key_serde_;
     final_emitter emitter_;
+    kstreams::detail::offset_hold* hold_ = nullptr;  ///< recovered by recomputation
+    bool recovered_ = false;
 };
 
 }  // namespace kstreams::dsl_detail

@@ -9,11 +9,13 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include <kstreams/detail/node.hpp>
+#include <kstreams/detail/offset_hold.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
@@ -60,6 +62,14 @@ public:
         store_ = &timestamped_window_store<K, Agg>(ctx, store_name_, *this);
         send_old_ = info_->send_old_values;
         forwarder_.init(*this, *store_, send_old_, !emit_final_);
+        hold_ = kstreams::detail::offset_hold_of(ctx, store_name_, *this);
+        // Recovered by recomputation and emitting on close: a commit first emits what closed, so
+        // that what the commit notes as emitted is all that closed (see recover()).
+        if (hold_ && emit_final_)
+            hold_->before_commit = [this] {
+                maybe_forward_final({}, observed_stream_time_ - windows_.grace(), true);
+                hold_->advance(observed_stream_time_, emitter_.last_close_time());
+            };
     }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
@@ -67,13 +77,16 @@ public:
             ctx_->record_dropped(metric::dropped_null_key, *this);
             return;
         }
+        if (hold_ && !recovered_) recover();
         observed_stream_time_ = std::max(observed_stream_time_, r.timestamp);
         const std::int64_t close_time = observed_stream_time_ - windows_.grace();
+        std::int64_t last_end = INT64_MIN;
         windows_.for_each_window(r.timestamp, [&](const window& w) {
             if (w.end <= close_time) {
                 ctx_->record_dropped(metric::dropped_late, *this);
                 return;
             }
+            last_end = std::max(last_end, w.end);
             const auto old = store_->fetch(r.key, w.start);
             std::optional<Agg> base = old ? std::optional<Agg>(old->value) : fold_.initial();
             const std::int64_t ts = old ? std::max(r.timestamp, old->timestamp) : r.timestamp;
@@ -86,13 +99,29 @@ public:
             if (send_old_) out.value.old_value = std::move(base);
             if (!emit_final_) forwarder_.maybe_forward(out);
         });
-        if (emit_final_) maybe_forward_final(r, close_time);
+        if (emit_final_) maybe_forward_final(r.headers, close_time);
+        if (hold_) {
+            // The record is needed until its last window closes (emitting on close: is emitted).
+            hold_->advance(observed_stream_time_, emit_final_ ? emitter_.last_close_time() : close_time);
+            if (last_end != INT64_MIN) hold_->hold(last_end);
+        }
     }
 
 private:
+    /// After a restart, before the first record: the stream time and the emitted close time noted
+    /// at the commit processing resumes from, so that records of windows closed by then are late
+    /// again and no final is emitted twice.
+    void recover() {
+        recovered_ = true;
+        observed_stream_time_ = std::max(observed_stream_time_, hold_->recovered_stream_time());
+        if (emit_final_ && hold_->recovered_watermark() > emitter_.last_close_time())
+            emitter_.emitted(hold_->recovered_watermark());
+    }
+
     /// Windows that closed since the last emission: starts in [lower, close time - size].
-    void maybe_forward_final(const record<K, V>& r, std::int64_t close_time) {
-        if (!emitter_.should_emit(*ctx_, close_time)) return;
+    /// `now`: at a commit, whatever the emit interval says.
+    void maybe_forward_final(const headers& hdrs, std::int64_t close_time, bool now = false) {
+        if (now ? !emitter_.closed_since(close_time) : !emitter_.should_emit(*ctx_, close_time)) return;
         const std::int64_t upper = close_time - windows_.size();
         if (upper < 0) return;
         const std::int64_t last = emitter_.last_close_time();
@@ -103,7 +132,7 @@ private:
         final_emitter::sort_time_first(rows, key_serde_, [](const auto& kv) { return kv.key.window.start; },
                                        [](const auto&) { return std::int64_t{0}; });
         for (auto& kv : rows)
-            forward(record<windowed<K>, change<Agg>>{kv.key, {std::move(kv.value.value), std::nullopt}, kv.value.timestamp, r.headers});
+            forward(record<windowed<K>, change<Agg>>{kv.key, {std::move(kv.value.value), std::nullopt}, kv.value.timestamp, hdrs});
         emitter_.emitted(close_time);
     }
 
@@ -118,6 +147,8 @@ private:
     bool emit_final_;
     serde_ref<K> key_serde_;
     final_emitter emitter_;
+    kstreams::detail::offset_hold* hold_ = nullptr;  ///< recovered by recomputation
+    bool recovered_ = false;
 };
 
 }  // namespace kstreams::dsl_detail

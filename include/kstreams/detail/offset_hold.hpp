@@ -1,0 +1,67 @@
+// Offset holding for recovery by recomputation (recovery::recompute): a processor writing a store
+// that has no changelog tells its task, per record, until when the record still belongs to open
+// state; the task commits each input partition no further than its earliest such record, so that
+// after a failure (or a move to another instance) processing that partition again from the
+// committed offset rebuilds the open state exactly. What the processor noted (its stream time and
+// how far it emitted) goes into the commit's metadata and comes back to the processor that takes
+// over, so that records of windows closed before the commit are not counted again and finals
+// already emitted are not emitted again.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+
+#include <kstreams/detail/task_context.hpp>
+
+namespace kstreams::detail {
+
+class node;
+
+class offset_hold {
+public:
+    virtual ~offset_hold() = default;
+    /// The record being processed belongs to open state until the owner's watermark reaches
+    /// `release` (a record whose windows are all closed already is not held).
+    virtual void hold(std::int64_t release) = 0;
+    /// The owner's stream time and watermark (both only grow): records held until a release at or
+    /// below the watermark are no longer needed.
+    void advance(std::int64_t stream_time, std::int64_t watermark) {
+        stream_time_ = std::max(stream_time_, stream_time);
+        watermark_ = std::max(watermark_, watermark);
+    }
+    std::int64_t stream_time() const { return stream_time_; }
+    std::int64_t watermark() const { return watermark_; }
+    /// What the owner had noted at the commit its task resumed from (-1 each after a fresh start):
+    /// set before the task's first record, so the owner reads it when it sees its first record.
+    std::int64_t recovered_stream_time() const { return recovered_stream_time_; }
+    std::int64_t recovered_watermark() const { return recovered_watermark_; }
+    /// Called by the task before each commit (before record caches are flushed): an owner
+    /// emitting on window close emits what closed, so that its watermark is what it emitted.
+    std::function<void()> before_commit;
+
+protected:
+    std::int64_t stream_time_ = -1;
+    std::int64_t watermark_ = -1;
+    std::int64_t recovered_stream_time_ = -1;
+    std::int64_t recovered_watermark_ = -1;
+};
+
+/// Offered by a task whose topology has stores recovered by recomputation.
+class offset_hold_provider {
+public:
+    virtual ~offset_hold_provider() = default;
+    /// The hold of processor `owner` writing store `store` if that store is recovered by
+    /// recomputation; nullptr otherwise.
+    virtual offset_hold* offset_hold_of(std::string_view store, const node& owner) = 0;
+};
+
+/// The hold of `owner` on `store` in this context, or nullptr (a store with a changelog, or a
+/// runner without holds).
+inline offset_hold* offset_hold_of(task_context& ctx, std::string_view store, const node& owner) {
+    auto* provider = dynamic_cast<offset_hold_provider*>(&ctx);
+    return provider ? provider->offset_hold_of(store, owner) : nullptr;
+}
+
+}  // namespace kstreams::detail

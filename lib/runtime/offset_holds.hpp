@@ -1,0 +1,78 @@
+// A task's offset holds (recovery by recomputation, kstreams/detail/offset_hold.hpp): per processor
+// writing a store with no changelog and per input partition, the records that still belong to open
+// state, kept as few entries as the question "which is the earliest offset not released yet?"
+// needs; and what goes into the commit's metadata so that the processors that take over start
+// where these left off.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <kstreams/detail/offset_hold.hpp>
+
+namespace kstreams::detail {
+
+/// One partition's records held by one owner. Entries are ascending in offset and in release: a
+/// record released no later than an earlier one is covered by it (while it is held, so is the
+/// earlier one, whose offset is lower), so only the others are kept. Appending (offsets in order)
+/// is amortised O(1); an earlier offset held longer (a session's first record when it grows) is
+/// O(log n) plus what it covers.
+class held_records {
+public:
+    void hold(std::int64_t offset, std::int64_t release);
+    /// Forgets what `watermark` released; the earliest offset still held, INT64_MAX if none.
+    std::int64_t earliest(std::int64_t watermark);
+    std::size_t size() const { return entries_.size(); }
+
+private:
+    std::deque<std::pair<std::int64_t, std::int64_t>> entries_;  // (offset, release)
+};
+
+class offset_holds {
+public:
+    /// `ctx`: tells the metadata of the record being processed (the task).
+    explicit offset_holds(const task_context& ctx);
+    ~offset_holds();
+    offset_holds(const offset_holds&) = delete;
+    offset_holds& operator=(const offset_holds&) = delete;
+
+    /// The hold of processor `owner` (one per owner: asked again, the same).
+    offset_hold* owner(std::string_view name);
+    bool empty() const { return owners_.empty(); }
+    /// Calls each owner's before_commit.
+    void before_commit();
+
+    /// The earliest offset of `topic`'s `partition` some owner still holds; INT64_MAX if none.
+    std::int64_t held_offset(std::string_view topic, std::int32_t partition);
+
+    /// What a commit of a partition carries in its metadata: the owners' stream times and
+    /// watermarks, and `processed` (the offset after the last record processed), so that the
+    /// records before it processed again after a restart are known as replayed.
+    std::string commit_metadata(std::int64_t processed) const;
+    /// Reads a partition's committed metadata (written by commit_metadata): the owners named
+    /// there start from what they noted; returns the processed offset it names (-1 if none, or if
+    /// the metadata is not ours).
+    std::int64_t recover(std::string_view metadata);
+
+private:
+    class owner_hold;
+    struct partition_slot {
+        std::string topic;
+        std::int32_t partition = 0;
+    };
+    void hold(owner_hold& o, std::int64_t release);
+    std::size_t slot_of(std::string_view topic, std::int32_t partition);
+
+    const task_context& ctx_;
+    std::vector<std::unique_ptr<owner_hold>> owners_;
+    std::vector<partition_slot> slots_;
+    std::size_t last_slot_ = 0;
+};
+
+}  // namespace kstreams::detail
