@@ -43,7 +43,8 @@ inline int run_until_signalled(kstreams::kafka_streams& app, const char* name) {
     while (!app_main_detail::stop && app.state() != kstreams::streams_state::error) std::this_thread::sleep_for(50ms);
     const bool ok = app.close(60s);
     // For the tests: how much state came from changelogs rather than the local stores.
-    std::cerr << name << ": records-restored=" << app.metrics().value("records-restored") << ", state "
+    std::cerr << name << ": records-restored=" << app.metrics().value("records-restored")
+              << ", records-replayed=" << app.metrics().value("records-replayed") << ", state "
               << kstreams::to_string(app.state()) << "\n";
     return ok && app.state() == kstreams::streams_state::not_running ? 0 : 1;
 }
