@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <random>
 #include <thread>
@@ -21,7 +22,10 @@ namespace {
 
 constexpr int keys = 20;
 constexpr int records = 30000;            // 10 ms of event time each: 300 windows of 1 s
-constexpr std::int64_t base_ms = 1'700'000'000'000;  // a whole second
+// An hour ago, on a whole second: recent enough for any broker's time-based retention.
+const std::int64_t base_ms =
+    (std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count() - 3600) *
+    1000;
 constexpr std::int64_t per_window = 1000 / 10 / keys;  // each key's records in one window
 
 std::string key_of(int i) { return "k" + std::to_string(i % keys); }
