@@ -3,11 +3,13 @@
 // The restarted instance replays its input from the offsets held at the earliest open window and
 // takes the stream time and what was already emitted from the commit's metadata. Every window's
 // final count is exact; under exactly_once_v2 each final is written once, under at_least_once a
-// final written after the last commit may be written again (the test prints how many were).
+// final written after the last commit may be written again (the test prints how many were). And a
+// second instance joining mid-stream takes a partition over by replaying it from the held commit.
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <thread>
@@ -30,79 +32,126 @@ constexpr std::int64_t per_window = 1000 / 10 / keys;  // each key's records in 
 
 std::string key_of(int i) { return "k" + std::to_string(i % keys); }
 
+/// One app's input and output topics, its state directory, and a feeder writing the input at
+/// about 3,000 records per second (30 s of event time per second) on a thread of its own.
+struct scenario {
+    std::string guarantee;
+    bool eos = guarantee == "exactly_once_v2";
+    std::string in = test::unique("recompute-in"), out = test::unique("recompute-out");
+    std::string app_id = test::unique("recompute-" + guarantee);
+    std::filesystem::path dir = test::temp_state_dir("recompute");
+    std::atomic<bool> fed{false};
+    std::thread feeder;
+
+    explicit scenario(std::string g) : guarantee(std::move(g)) {
+        test::create_topics({{in, 2}, {out, 2}});
+        feeder = std::thread([this] {
+            test::topic_writer writer(test::broker());
+            const auto start = std::chrono::steady_clock::now();
+            for (int i = 0; i < records; ++i) {
+                writer.send(in, key_of(i), std::string("v"), base_ms + 10LL * i);
+                if (i % 1000 == 999) std::this_thread::sleep_until(start + std::chrono::milliseconds(i / 3));
+            }
+            // Far in event time on every key, so on both partitions: closes every window above.
+            for (int k = 0; k < keys; ++k) writer.send(in, key_of(k), std::string("v"), base_ms + 10LL * records + 60000);
+            writer.flush(120s);
+            fed = true;
+        });
+    }
+    ~scenario() {
+        if (feeder.joinable()) feeder.join();
+    }
+    /// window_app's arguments; `instance`: its group.instance.id (static membership: a restarted
+    /// instance takes its place in the group at once).
+    std::vector<std::string> args(const std::string& instance) const {
+        return {test::broker(), app_id, in, out, (dir / "state").string(), guarantee, instance};
+    }
+    void wait_fed() {
+        feeder.join();
+        REQUIRE(fed);
+    }
+
+    /// Reads the output until every window has a final (or 90 s pass) and checks each final's
+    /// count; under exactly_once_v2 each is written once. Returns whether all was right.
+    bool check_finals(const test::instance& app) {
+        std::map<std::string, std::vector<std::int64_t>> finals;  // "<key>@<start>" → every count written
+        const std::size_t windows = keys * (records / 100);
+        test::topic_reader reader(test::broker(), {out},
+                                  eos ? std::map<std::string, std::string>{{"isolation.level", "read_committed"}}
+                                      : std::map<std::string, std::string>{});
+        const auto deadline = std::chrono::steady_clock::now() + 90s;
+        while (std::chrono::steady_clock::now() < deadline) {
+            const auto batch = reader.read_until_quiet(1s);
+            for (const auto& r : batch) finals[r.key_as<std::string>()].push_back(r.value_as<std::int64_t>());
+            if (batch.empty() && finals.size() >= windows) break;
+        }
+        std::size_t missing = 0, wrong = 0, repeated = 0;
+        std::string example;
+        for (int w = 0; w < records / 100; ++w)
+            for (int k = 0; k < keys; ++k) {
+                const std::string key = "k" + std::to_string(k) + "@" + std::to_string(base_ms + 1000LL * w);
+                auto it = finals.find(key);
+                if (it == finals.end()) {
+                    if (missing++ == 0) example = key + " (window " + std::to_string(w) + ") missing";
+                    continue;
+                }
+                for (std::int64_t c : it->second)
+                    if (c != per_window && wrong++ == 0) example = key + " = " + std::to_string(c);
+                repeated += it->second.size() - 1;
+            }
+        CHECK_MESSAGE(finals.size() == windows, finals.size() << " windows written, expected " << windows);
+        CHECK_MESSAGE(missing == 0, missing << " windows without a final, e.g. " << example
+                                            << "; the last app's log ends:\n" << app.tail());
+        CHECK_MESSAGE(wrong == 0, wrong << " finals with a wrong count (expected " << per_window << "), e.g. " << example);
+        if (eos) CHECK_MESSAGE(repeated == 0, repeated << " finals written more than once");
+        else MESSAGE(guarantee << ": " << repeated << " finals written again (same counts)");
+        const bool ok = missing == 0 && wrong == 0 && (!eos || repeated == 0);
+        if (!ok) MESSAGE("the runs' logs are kept in " << dir.string());
+        return ok;
+    }
+};
+
+/// What an instance's log says it replayed (window_app prints records-replayed at close).
+std::string replayed(const std::string& log) {
+    const auto at = log.find("records-replayed=");
+    return at == std::string::npos ? std::string("did not say what it replayed") : log.substr(at, log.find(',', at) - at);
+}
+
 void crash_and_restart(const std::string& guarantee) {
-    const bool eos = guarantee == "exactly_once_v2";
-    const auto in = test::unique("recompute-in"), out = test::unique("recompute-out");
-    const auto app_id = test::unique("recompute-" + guarantee);
-    test::create_topics({{in, 2}, {out, 2}});
-    const auto dir = test::temp_state_dir("recompute");
-    // Static membership: a restarted instance takes its place in the group at once.
-    const std::vector<std::string> args{test::broker(), app_id, in, out, (dir / "state").string(), guarantee,
-                                        "recompute-instance"};
+    scenario s(guarantee);
     const unsigned seed = std::random_device{}();
     MESSAGE(guarantee << ": kill moments from seed " << seed);
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> lifetime_ms(800, 2500);
-
-    std::atomic<bool> fed{false};
-    std::thread feeder([&] {
-        test::topic_writer writer(test::broker());
-        const auto start = std::chrono::steady_clock::now();
-        for (int i = 0; i < records; ++i) {
-            writer.send(in, key_of(i), std::string("v"), base_ms + 10LL * i);
-            if (i % 1000 == 999) std::this_thread::sleep_until(start + std::chrono::milliseconds(i / 3));  // ~3000/s
-        }
-        // Far in event time on every key, so on both partitions: closes every window above.
-        for (int k = 0; k < keys; ++k) writer.send(in, key_of(k), std::string("v"), base_ms + 10LL * records + 60000);
-        writer.flush(120s);
-        fed = true;
-    });
     for (int run = 0; run < 5; ++run) {
-        test::instance app(args, dir / ("run" + std::to_string(run) + ".log"), "KSTREAMS_WINDOW_APP");
+        test::instance app(s.args("recompute-instance"), s.dir / ("run" + std::to_string(run) + ".log"), "KSTREAMS_WINDOW_APP");
         std::this_thread::sleep_for(std::chrono::milliseconds(lifetime_ms(rng)));
         app.kill_hard();
     }
-    feeder.join();
-    REQUIRE(fed);
-    test::instance app(args, dir / "final.log", "KSTREAMS_WINDOW_APP");
-
-    std::map<std::string, std::vector<std::int64_t>> finals;  // "<key>@<start>" → every count written
-    const std::size_t windows = keys * (records / 100);
-    test::topic_reader reader(test::broker(), {out}, eos ? std::map<std::string, std::string>{{"isolation.level", "read_committed"}}
-                                                         : std::map<std::string, std::string>{});
-    const auto deadline = std::chrono::steady_clock::now() + 90s;
-    while (std::chrono::steady_clock::now() < deadline) {
-        const auto batch = reader.read_until_quiet(1s);
-        for (const auto& r : batch) finals[r.key_as<std::string>()].push_back(r.value_as<std::int64_t>());
-        if (batch.empty() && finals.size() >= windows) break;
-    }
-    std::size_t missing = 0, wrong = 0, repeated = 0;
-    std::string example;
-    for (int w = 0; w < records / 100; ++w)
-        for (int k = 0; k < keys; ++k) {
-            const std::string key = "k" + std::to_string(k) + "@" + std::to_string(base_ms + 1000LL * w);
-            auto it = finals.find(key);
-            if (it == finals.end()) {
-                if (missing++ == 0) example = key + " missing";
-                continue;
-            }
-            for (std::int64_t c : it->second)
-                if (c != per_window && wrong++ == 0) example = key + " = " + std::to_string(c);
-            repeated += it->second.size() - 1;
-        }
-    CHECK_MESSAGE(finals.size() == windows, finals.size() << " windows written, expected " << windows);
-    CHECK_MESSAGE(missing == 0, missing << " windows without a final, e.g. " << example << "; the final app's log ends:\n"
-                                        << app.tail());
-    CHECK_MESSAGE(wrong == 0, wrong << " finals with a wrong count (expected " << per_window << "), e.g. " << example);
-    if (eos) CHECK_MESSAGE(repeated == 0, repeated << " finals written more than once");
-    else MESSAGE("at_least_once after 5 kills: " << repeated << " finals written again (same counts)");
+    s.wait_fed();
+    test::instance app(s.args("recompute-instance"), s.dir / "final.log", "KSTREAMS_WINDOW_APP");
+    const bool ok = s.check_finals(app);
     CHECK(app.stop() == 0);
-    const std::string log = app.output();
-    const auto replayed = log.find("records-replayed=");
-    MESSAGE(guarantee << ": the final run " << (replayed == std::string::npos ? std::string("did not say what it replayed")
-                                                                              : log.substr(replayed, log.find(',', replayed) - replayed)));
-    if (missing == 0 && wrong == 0 && (!eos || repeated == 0)) std::filesystem::remove_all(dir);
-    else MESSAGE("the runs' logs are kept in " << dir.string());
+    MESSAGE(guarantee << ": the final run " << replayed(app.output()));
+    if (ok) std::filesystem::remove_all(s.dir);
+}
+
+/// A second instance joins while input flows: the first gives up a partition (its task commits
+/// no further than its open windows, and closes), the second replays that partition from there
+/// and rebuilds the open windows; every final is exact, as one instance alone would write them.
+void join_mid_stream(const std::string& guarantee) {
+    scenario s(guarantee);
+    test::instance first(s.args("recompute-a"), s.dir / "a.log", "KSTREAMS_WINDOW_APP");
+    std::this_thread::sleep_for(3s);  // about a third of the input
+    test::instance second(s.args("recompute-b"), s.dir / "b.log", "KSTREAMS_WINDOW_APP");
+    s.wait_fed();
+    const bool ok = s.check_finals(second);
+    CHECK(first.stop() == 0);
+    CHECK(second.stop() == 0);
+    const std::string b = second.output();
+    MESSAGE(guarantee << ": the joining instance " << replayed(b) << ", the first " << replayed(first.output()));
+    CHECK_MESSAGE(second.had_partitions(), "the second instance took no partition:\n" << b);
+    if (ok) std::filesystem::remove_all(s.dir);
 }
 
 }  // namespace
@@ -114,4 +163,13 @@ TEST_CASE("recompute, exactly_once_v2: SIGKILLed 5 times at random moments, ever
 
 TEST_CASE("recompute, at_least_once: SIGKILLed 5 times at random moments, every window's final is exact") {
     crash_and_restart("at_least_once");
+}
+
+TEST_CASE("recompute, exactly_once_v2: a second instance joins mid-stream and rebuilds the open windows of the "
+          "partition it takes; every final is exact and written once") {
+    join_mid_stream("exactly_once_v2");
+}
+
+TEST_CASE("recompute, at_least_once: a second instance joins mid-stream; every final is exact") {
+    join_mid_stream("at_least_once");
 }
