@@ -3,7 +3,7 @@
 //   e2e_kstreams_app BOOTSTRAP APPLICATION_ID PIPELINE INPUT OUTPUT STATE_DIR
 //
 // PIPELINE is one of driver.cpp's (passthrough, stateless, count, count_nocache, hopping_count,
-// kv_store, table_join, stream_join; "stateful" is count). The table and the other stream of the
+// hopping_recompute, kv_store, table_join, stream_join; "stateful" is count). The table and the other stream of the
 // joins are INPUT's companions "<INPUT>-table" and "<INPUT>-side". Prints STARTED right before
 // kafka_streams::start() (the driver times from there) and runs until SIGTERM or SIGINT, then
 // closes cleanly.
@@ -58,6 +58,12 @@ bool build(kstreams::streams_builder& builder, const std::string& kind, const st
         in.group_by_key()
             .windowed_by(kstreams::time_windows::of_size_with_no_grace(1000ms).advance_by(500ms))
             .count()
+            .to_stream()
+            .to(output);
+    } else if (kind == "hopping_recompute") {  // issue J: the same windows, recovered by recomputation
+        in.group_by_key()
+            .windowed_by(kstreams::time_windows::of_size_with_no_grace(1000ms).advance_by(500ms))
+            .count(kstreams::materialized<>::as("hopping-counts").with_recovery(kstreams::recovery::recompute))
             .to_stream()
             .to(output);
     } else if (kind == "kv_store") {
