@@ -19,12 +19,16 @@
 // hopping_recompute (the same, its store recovered by recomputation: in memory, no changelog),
 // kv_store (Processor API get+put on an uncached RocksDB store, the new count forwarded),
 // table_join (stream-table left join), stream_join (stream-stream left join, 10 s, grace 30 s).
+// "<pipeline>-eos" (stateless-eos, count-eos): the same under exactly_once_v2 with its default
+// 100 ms commit interval; its end is when the committed offsets reach the end of the input (the
+// output becomes visible with that commit), and its output is read as read_committed consumers see it.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -55,12 +59,14 @@ void create_topic(const std::string& bootstrap, const std::string& topic, std::i
     admin.create_topics({{topic, partitions, 1, {}}});
 }
 
-kafka::rk_ptr consumer(const std::string& bootstrap, const std::string& group) {
+kafka::rk_ptr consumer(const std::string& bootstrap, const std::string& group, bool read_committed = false) {
     return kafka::make_client(RD_KAFKA_CONSUMER,
                               kafka::make_conf({{"bootstrap.servers", bootstrap},
                                                 {"group.id", group},
                                                 {"enable.auto.commit", "false"},
                                                 {"auto.offset.reset", "earliest"},
+                                                {"enable.partition.eof", "true"},
+                                                {"isolation.level", read_committed ? "read_committed" : "read_uncommitted"},
                                                 {"log_level", "3"}},
                                                "consumer"),
                               "consumer");
@@ -209,41 +215,50 @@ double peak_rss_mib(pid_t pid) {
     return kib / 1024;
 }
 
-/// Sum of the latest count per key of the stateful app's output, and how many keys it has.
-std::pair<std::int64_t, std::size_t> latest_counts(const std::string& bootstrap, const std::string& topic,
-                                                   std::int32_t partitions) {
-    auto rk = consumer(bootstrap, "e2e-verify-" + std::to_string(::getpid()));
-    const auto ends = end_offsets(rk.get(), topic, partitions);
+/// Calls `fn` for every record of `topic` from the beginning to its end (its last stable offset
+/// when `read_committed`: what committed transactions wrote), seen by end-of-partition events.
+template <class Fn>
+void read_all(const std::string& bootstrap, const std::string& topic, std::int32_t partitions, bool read_committed,
+              Fn fn) {
+    auto rk = consumer(bootstrap, "e2e-verify-" + std::to_string(::getpid()), read_committed);
     kafka::tpl_ptr tpl = kafka::make_tpl();
     for (std::int32_t p = 0; p < partitions; ++p)
         rd_kafka_topic_partition_list_add(tpl.get(), topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
     rd_kafka_assign(rk.get(), tpl.get());
-    std::map<std::string, std::int64_t> latest;
-    std::vector<std::int64_t> pos(static_cast<std::size_t>(partitions), 0);
+    std::vector<bool> at_end(static_cast<std::size_t>(partitions), false);
     const auto deadline = clock_type::now() + 120s;
-    auto done = [&] {
-        for (std::int32_t p = 0; p < partitions; ++p)
-            if (pos[p] < ends[p]) return false;
-        return true;
-    };
-    while (!done() && clock_type::now() < deadline) {
+    while (std::count(at_end.begin(), at_end.end(), false) > 0 && clock_type::now() < deadline) {
         kafka::message_ptr m(rd_kafka_consumer_poll(rk.get(), 200));
-        if (!m || m->err) continue;
-        pos[m->partition] = m->offset + 1;
-        std::int64_t v = 0;
-        const auto* b = static_cast<const unsigned char*>(m->payload);
-        for (std::size_t i = 0; b && i < m->len; ++i) v = (v << 8) | b[i];  // big-endian, as Java's Long serde
-        latest[std::string(static_cast<const char*>(m->key), m->key_len)] = v;
+        if (!m) continue;
+        if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) at_end[static_cast<std::size_t>(m->partition)] = true;
+        if (m->err) continue;
+        at_end[static_cast<std::size_t>(m->partition)] = false;
+        fn(*m);
     }
     rd_kafka_consumer_close(rk.get());
+    if (std::count(at_end.begin(), at_end.end(), false) > 0) die("reading " + topic + " did not reach its end in 120 s");
+}
+
+/// Sum of the latest count per key of the stateful app's output, and how many keys it has.
+std::pair<std::int64_t, std::size_t> latest_counts(const std::string& bootstrap, const std::string& topic,
+                                                   std::int32_t partitions, bool read_committed) {
+    std::map<std::string, std::int64_t> latest;
+    read_all(bootstrap, topic, partitions, read_committed, [&](const rd_kafka_message_t& m) {
+        std::int64_t v = 0;
+        const auto* b = static_cast<const unsigned char*>(m.payload);
+        for (std::size_t i = 0; b && i < m.len; ++i) v = (v << 8) | b[i];  // big-endian, as Java's Long serde
+        latest[std::string(static_cast<const char*>(m.key), m.key_len)] = v;
+    });
     std::int64_t sum = 0;
     for (const auto& [k, v] : latest) sum += v;
     return {sum, latest.size()};
 }
 
 int measure(const std::string& bootstrap, const std::string& group, const std::string& input,
-            const std::string& output, const std::string& kind, std::int64_t records, std::int64_t keys,
+            const std::string& output, const std::string& pipeline, std::int64_t records, std::int64_t keys,
             char** command) {
+    const bool eos = pipeline.size() > 4 && pipeline.compare(pipeline.size() - 4, 4, "-eos") == 0;
+    const std::string kind = eos ? pipeline.substr(0, pipeline.size() - 4) : pipeline;
     const std::int32_t partitions = partition_count(bootstrap, input);
     auto watcher = consumer(bootstrap, group);
     const auto ends = end_offsets(watcher.get(), input, partitions);
@@ -282,6 +297,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     // The end: for a pipeline that writes as it goes, when its output is complete (not later than
     // its next commit); for an aggregation, when its committed offsets reach the end of the input
     // (its results leave the record cache at commits, so the last ones are written right before).
+    // Under exactly-once the output becomes visible with the commit: every pipeline ends there.
     const std::int64_t sink_expected = sink_records(kind, records);
     const bool to_sink = sink_expected >= 0;
     const std::int32_t output_partitions = partition_count(bootstrap, output);
@@ -308,7 +324,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
         while (std::fgets(line, sizeof line, app_out)) std::cerr << line;  // keep its stdout drained
         std::clearerr(app_out);
         std::this_thread::sleep_for(20ms);
-        if (to_sink) {
+        if (to_sink && !eos) {
             done = output_complete();
             continue;
         }
@@ -332,7 +348,8 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     std::string check;
     if (to_sink) {
         std::int64_t produced = 0;
-        for (auto e : end_offsets(watcher.get(), output, output_partitions)) produced += e;
+        if (eos) read_all(bootstrap, output, output_partitions, true, [&](const rd_kafka_message_t&) { ++produced; });
+        else for (auto e : end_offsets(watcher.get(), output, output_partitions)) produced += e;
         if (produced != sink_expected)
             die("the " + kind + " app wrote " + std::to_string(produced) + " records, expected " +
                 std::to_string(sink_expected));
@@ -340,7 +357,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     } else {
         // Every input record counts once per window it falls in: twice for the hopping windows
         // (none start before the epoch), once per key otherwise.
-        auto [sum, nkeys] = latest_counts(bootstrap, output, output_partitions);
+        auto [sum, nkeys] = latest_counts(bootstrap, output, output_partitions, eos);
         const bool hopping = kind == "hopping_count" || kind == "hopping_recompute";
         const std::int64_t expected_sum = hopping ? 2 * records : records;
         const bool keys_ok = hopping || static_cast<std::int64_t>(nkeys) == std::min(keys, records);
@@ -351,7 +368,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
         check = "counts add up over " + std::to_string(nkeys) + " keys";
     }
     std::printf("RESULT %s %lld records %.3f s %.0f records/s cpu %.3f s %.2f cores %.3f us/rec broker %.2f cores rss %.0f MiB (%s)\n",
-                kind.c_str(), static_cast<long long>(records), seconds, static_cast<double>(records) / seconds, app_cpu,
+                pipeline.c_str(), static_cast<long long>(records), seconds, static_cast<double>(records) / seconds, app_cpu,
                 app_cpu / seconds, app_cpu * 1e6 / static_cast<double>(records), broker_cpu / seconds, rss, check.c_str());
     return 0;
 }

@@ -3,7 +3,8 @@
 //   e2e_kstreams_app BOOTSTRAP APPLICATION_ID PIPELINE INPUT OUTPUT STATE_DIR
 //
 // PIPELINE is one of driver.cpp's (passthrough, stateless, count, count_nocache, hopping_count,
-// hopping_recompute, kv_store, table_join, stream_join; "stateful" is count). The table and the other stream of the
+// hopping_recompute, kv_store, table_join, stream_join; "stateful" is count; "<pipeline>-eos" runs
+// it under exactly_once_v2 with Kafka Streams' default commit interval for it, 100 ms). The table and the other stream of the
 // joins are INPUT's companions "<INPUT>-table" and "<INPUT>-side". Prints STARTED right before
 // kafka_streams::start() (the driver times from there) and runs until SIGTERM or SIGINT, then
 // closes cleanly.
@@ -96,7 +97,9 @@ int main(int argc, char** argv) {
     }
     std::signal(SIGTERM, on_signal);
     std::signal(SIGINT, on_signal);
-    const std::string kind = argv[3];
+    std::string kind = argv[3];
+    const bool eos = kind.size() > 4 && kind.compare(kind.size() - 4, 4, "-eos") == 0;
+    if (eos) kind.resize(kind.size() - 4);
     kstreams::streams_builder builder;
     if (!build(builder, kind, argv[4], argv[5])) {
         std::cerr << "e2e_kstreams_app: unknown pipeline " << kind << "\n";
@@ -112,6 +115,10 @@ int main(int argc, char** argv) {
     c.bootstrap_servers = argv[1];
     c.state_dir = argv[6];
     c.commit_interval = 1000ms;
+    if (eos) {
+        c.guarantee = kstreams::processing_guarantee::exactly_once_v2;
+        c.commit_interval = kstreams::streams_config::default_commit_interval;  // 100 ms under EOS
+    }
     c.replication_factor = 1;
     if (kind == "count_nocache") c.statestore_cache_max_bytes = 0;
     c.kafka["log_level"] = "3";
