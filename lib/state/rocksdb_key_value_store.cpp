@@ -1,8 +1,12 @@
 #include "lib/state/rocksdb_key_value_store.hpp"
 
+#include <algorithm>
+#include <exception>
+
 #include <rocksdb/db.h>
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
+#include <rocksdb/perf_level.h>
 #include <rocksdb/write_batch.h>
 
 #include <kstreams/error.hpp>
@@ -20,6 +24,20 @@ namespace {
 rocksdb::Slice slice(std::string_view s) { return {s.data(), s.size()}; }
 std::string_view view(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
 
+/// What a hot entry costs beside its key and value bytes (the map's node, the strings' headers).
+constexpr std::size_t hot_entry_overhead = 96;
+
+/// RocksDB counts every comparison and block read of a thread in its thread-local perf context
+/// unless the thread says otherwise (its default level is kEnableCount), and reaches that context
+/// through the shared library's TLS lookup each time: ~5 % of a stream-stream join's CPU. Nothing
+/// here reads those counters, so each thread that touches a store turns them off once.
+void perf_counters_off() {
+    static thread_local bool off = false;
+    if (off) return;
+    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+    off = true;
+}
+
 /// The smallest key greater than every key starting with `prefix`; nullopt if there is none.
 std::optional<std::string> prefix_successor(std::string_view prefix) {
     std::string s(prefix);
@@ -31,63 +49,92 @@ std::optional<std::string> prefix_successor(std::string_view prefix) {
 
 }  // namespace
 
+/// A RocksDB iterator with the bounds it reads through (RocksDB keeps pointers to the slices, so
+/// a reused iterator gets new bounds by changing what they point to).
+struct rocksdb_key_value_store::pooled_iterator {
+    explicit pooled_iterator(bool bounded) : bounded_above(bounded) {}
+    const bool bounded_above;
+    std::string lower, upper;
+    rocksdb::Slice lower_slice, upper_slice;
+    std::unique_ptr<rocksdb::Iterator> it;
+};
+
 /// An ordered scan with RocksDB's bounds doing the range checks. RocksDB iterators read a
 /// consistent snapshot, so writes during the scan are not seen (as the in-memory store's copy).
 class rocksdb_iterator final : public bytes_iterator {
 public:
     rocksdb_iterator(rocksdb_key_value_store& store, std::optional<std::string> lower,
                      std::optional<std::string> upper_exclusive, bool reverse)
-        : store_(&store), lower_(std::move(lower)), upper_(std::move(upper_exclusive)), reverse_(reverse) {
-        rocksdb::ReadOptions ro;
-        if (lower_) {
-            lower_slice_ = slice(*lower_);
-            ro.iterate_lower_bound = &lower_slice_;
-        }
-        if (upper_) {
-            upper_slice_ = slice(*upper_);
-            ro.iterate_upper_bound = &upper_slice_;
-        }
-        it_.reset(store.db_->NewIterator(ro));
+        : store_(&store), reverse_(reverse) {
+        p_ = store.take_iterator(std::move(lower), std::move(upper_exclusive));
         store.open_iterators_.insert(this);
-        if (reverse_) it_->SeekToLast();
-        else it_->SeekToFirst();
+        if (reverse_) p_->it->SeekToLast();
+        else p_->it->SeekToFirst();
         settle();
     }
     ~rocksdb_iterator() override {
-        if (store_) store_->open_iterators_.erase(this);
+        if (!store_) return;
+        store_->open_iterators_.erase(this);
+        store_->recycle(std::move(p_));
     }
     bool valid() const override { return valid_; }
     void next() override {
         if (!valid_) return;
-        if (reverse_) it_->Prev();
-        else it_->Next();
+        if (reverse_) p_->it->Prev();
+        else p_->it->Next();
         settle();
     }
-    std::string_view key() const override { return view(it_->key()); }
-    std::string_view value() const override { return view(it_->value()); }
+    std::string_view key() const override { return view(p_->it->key()); }
+    std::string_view value() const override { return view(p_->it->value()); }
 
     /// The store is closing: the RocksDB iterator must go before the database does.
     void release() {
-        it_.reset();
+        p_.reset();
         valid_ = false;
         store_ = nullptr;
     }
 
 private:
     void settle() {
-        valid_ = it_->Valid();
-        if (!valid_) store_->check(it_->status(), "iterate");
+        valid_ = p_->it->Valid();
+        if (!valid_) store_->check(p_->it->status(), "iterate");
     }
 
     rocksdb_key_value_store* store_;
-    std::optional<std::string> lower_;
-    std::optional<std::string> upper_;
-    rocksdb::Slice lower_slice_;
-    rocksdb::Slice upper_slice_;
     bool reverse_;
-    std::unique_ptr<rocksdb::Iterator> it_;
+    std::unique_ptr<rocksdb_key_value_store::pooled_iterator> p_;
     bool valid_ = false;
 };
+
+std::unique_ptr<rocksdb_key_value_store::pooled_iterator> rocksdb_key_value_store::take_iterator(
+    std::optional<std::string> lower, std::optional<std::string> upper) {
+    perf_counters_off();
+    write_dirty();  // the scan sees every write made before it
+    std::unique_ptr<pooled_iterator> p = std::move(spare_[upper ? 0 : 1]);
+    if (!p) p = std::make_unique<pooled_iterator>(upper.has_value());
+    // No lower bound is the empty one: every key is at or above it.
+    p->lower = lower ? std::move(*lower) : std::string();
+    p->lower_slice = slice(p->lower);
+    if (upper) {
+        p->upper = std::move(*upper);
+        p->upper_slice = slice(p->upper);
+    }
+    // A refresh takes the latest state, as a new iterator would; one that fails is replaced.
+    if (p->it && !p->it->Refresh().ok()) p->it.reset();
+    if (!p->it) {
+        rocksdb::ReadOptions ro;
+        ro.iterate_lower_bound = &p->lower_slice;
+        if (p->bounded_above) ro.iterate_upper_bound = &p->upper_slice;
+        p->it.reset(db_->NewIterator(ro));
+    }
+    return p;
+}
+
+void rocksdb_key_value_store::recycle(std::unique_ptr<pooled_iterator> it) {
+    if (!db_ || !it || !it->it) return;
+    auto& spare = spare_[it->bounded_above ? 0 : 1];
+    if (!spare) spare = std::move(it);
+}
 
 namespace {
 class empty_iterator final : public bytes_iterator {
@@ -98,6 +145,52 @@ public:
     std::string_view value() const override { return {}; }
 };
 }  // namespace
+
+void rocksdb_key_value_store::write_hot(std::string_view key, std::optional<std::string_view> value) {
+    auto it = hot_.find(key);
+    if (it == hot_.end()) {
+        it = hot_.try_emplace(std::string(key)).first;
+        hot_bytes_ += hot_entry_overhead + key.size();
+    } else if (it->second.value) {
+        hot_bytes_ -= it->second.value->size();
+    }
+    hot_entry& e = it->second;
+    if (value) {
+        if (e.value) e.value->assign(value->data(), value->size());
+        else e.value.emplace(*value);
+        hot_bytes_ += value->size();
+    } else {
+        e.value.reset();
+    }
+    if (!e.dirty) {
+        e.dirty = true;
+        dirty_.push_back(&*it);
+    }
+    trim_hot();
+}
+
+void rocksdb_key_value_store::write_dirty() {
+    if (dirty_.empty()) return;
+    // In key order: the memtable's skip list inserts a run of ascending keys cheaply.
+    std::sort(dirty_.begin(), dirty_.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+    rocksdb::WriteBatch wb;
+    for (auto* e : dirty_) {
+        e->second.dirty = false;
+        if (e->second.value) wb.Put(slice(e->first), slice(*e->second.value));
+        else wb.Delete(slice(e->first));
+    }
+    dirty_.clear();
+    perf_counters_off();
+    check(db_->Write(*write_options_, &wb), "write");
+}
+
+void rocksdb_key_value_store::drop_hot() {
+    write_dirty();
+    hot_.clear();
+    hot_bytes_ = 0;
+    // After this many writes the spare iterators' memtables may be flushed: let them go.
+    for (auto& spare : spare_) spare.reset();
+}
 
 rocksdb_key_value_store::rocksdb_key_value_store(std::string name, std::string subdirectory)
     : name_(std::move(name)), subdirectory_(subdirectory.empty() ? name_ : std::move(subdirectory)) {}
@@ -184,6 +277,9 @@ void rocksdb_key_value_store::open_at(const std::filesystem::path& dir, std::sha
 
 void rocksdb_key_value_store::flush() {
     if (!db_) return;
+    write_dirty();
+    // Spare iterators hold on to the memtables they read: let flushed ones go.
+    for (auto& spare : spare_) spare.reset();
     rocksdb::FlushOptions fo;
     fo.wait = true;
     check(db_->Flush(fo), "flush");
@@ -191,6 +287,16 @@ void rocksdb_key_value_store::flush() {
 
 void rocksdb_key_value_store::close() {
     if (!db_) return;
+    std::exception_ptr pending;
+    try {
+        write_dirty();
+    } catch (...) {
+        pending = std::current_exception();  // the database is closed all the same
+    }
+    hot_.clear();
+    dirty_.clear();
+    hot_bytes_ = 0;
+    for (auto& spare : spare_) spare.reset();
     for (auto* it : open_iterators_) it->release();
     open_iterators_.clear();
     // With the WAL off, closing flushes the memtables (avoid_flush_during_shutdown is false).
@@ -198,6 +304,7 @@ void rocksdb_key_value_store::close() {
     delete db_;
     db_ = nullptr;
     shared_->closed(name_, *options_);
+    if (pending) std::rethrow_exception(pending);
     check(s, "close");
 }
 
@@ -209,15 +316,28 @@ std::optional<std::string> rocksdb_key_value_store::get(std::string_view key) {
 
 bool rocksdb_key_value_store::get_into(std::string_view key, std::string& out) {
     ensure_open("get");
+    if (auto it = hot_.find(key); it != hot_.end()) {
+        if (!it->second.value) return false;
+        out.assign(*it->second.value);
+        return true;
+    }
+    perf_counters_off();
     rocksdb::Status s = db_->Get(*read_options_, slice(key), &out);
     if (s.IsNotFound()) return false;
     check(s, "get");
+    // Kept: the next get of the key (a read-modify-write's, or a hot key's) needs no RocksDB read.
+    auto [it, inserted] = hot_.try_emplace(std::string(key));
+    if (inserted) {
+        it->second.value.emplace(out);
+        hot_bytes_ += hot_entry_overhead + key.size() + out.size();
+        trim_hot();
+    }
     return true;
 }
 
 void rocksdb_key_value_store::put(std::string_view key, std::string_view value) {
     ensure_open("put");
-    check(db_->Put(*write_options_, slice(key), slice(value)), "put");
+    write_hot(key, value);
 }
 
 std::optional<std::string> rocksdb_key_value_store::put_if_absent(std::string_view key, std::string_view value) {
@@ -228,9 +348,7 @@ std::optional<std::string> rocksdb_key_value_store::put_if_absent(std::string_vi
 
 void rocksdb_key_value_store::put_all(const std::vector<std::pair<std::string, std::string>>& entries) {
     ensure_open("put_all");
-    rocksdb::WriteBatch wb;
-    for (const auto& [k, v] : entries) check(wb.Put(slice(k), slice(v)), "put_all");
-    write_batch(wb);
+    for (const auto& [k, v] : entries) write_hot(k, v);
 }
 
 std::optional<std::string> rocksdb_key_value_store::remove(std::string_view key) {
@@ -241,16 +359,19 @@ std::optional<std::string> rocksdb_key_value_store::remove(std::string_view key)
 
 void rocksdb_key_value_store::erase(std::string_view key) {
     ensure_open("delete");
-    check(db_->Delete(*write_options_, slice(key)), "delete");
+    write_hot(key, std::nullopt);
 }
 
 void rocksdb_key_value_store::delete_range(std::string_view from, std::string_view to) {
     ensure_open("delete_range");
+    drop_hot();  // the hot entries in the range would outlive it
     check(db_->DeleteRange(*write_options_, db_->DefaultColumnFamily(), slice(from), slice(to)), "delete_range");
 }
 
 void rocksdb_key_value_store::write_batch(rocksdb::WriteBatch& batch) {
     ensure_open("write");
+    drop_hot();  // the batch may overwrite hot entries
+    perf_counters_off();
     check(db_->Write(*write_options_, &batch), "write batch");
 }
 
@@ -272,6 +393,7 @@ std::unique_ptr<bytes_iterator> rocksdb_key_value_store::prefix_scan(std::string
 
 std::uint64_t rocksdb_key_value_store::approximate_num_entries() {
     ensure_open("approximate_num_entries");
+    write_dirty();
     std::uint64_t n = 0;
     if (!db_->GetIntProperty("rocksdb.estimate-num-keys", &n)) return 0;
     return n;

@@ -1,11 +1,27 @@
 // A byte key-value store in RocksDB (Kafka Streams' RocksDBStore). The WAL is off: the changelog
 // topic is what makes the store durable, and a checkpoint is only written after flush().
+//
+// Two things keep RocksDB off the per-record path without changing what any read returns:
+// - Hot entries: the values last written or read stay in a hash map in front of RocksDB (up to
+//   hot_bytes_limit per store). A get of such a key is a hash lookup; writes wait there, dirty, and
+//   go to RocksDB together in one write batch (in key order) before any scan, flush, close,
+//   range delete or restore batch, and whenever the map outgrows its limit (then it is emptied).
+//   Nothing becomes durable later than before: with the WAL off, RocksDB's memtable is not durable
+//   either until flush(), which writes the dirty entries first.
+// - Iterators are reused: a finished scan's RocksDB iterator stays with the store and the next
+//   scan refreshes it (Iterator::Refresh: the same consistent view a new iterator would take, at a
+//   fraction of the cost while no flush or compaction changed the store's files).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include <kstreams/state/bytes_store.hpp>
 
@@ -57,13 +73,39 @@ public:
     void open_at(const std::filesystem::path& dir, std::shared_ptr<rocksdb_shared> shared);
     const std::filesystem::path& directory() const { return dir_; }
 
+    /// What the hot entries may take per store: keys, values and a fixed cost per entry.
+    static constexpr std::size_t hot_bytes_limit = std::size_t{2} << 20;
+
     /// Throws streams_error naming the store if `s` is not ok (corrupted_store_error for
     /// corruption found on a read or write).
     void check(const rocksdb::Status& s, std::string_view operation) const;
 
 private:
     friend class rocksdb_iterator;
+    struct pooled_iterator;
+    struct hot_entry {
+        std::optional<std::string> value;  ///< nullopt: deleted (only while dirty)
+        bool dirty = false;
+    };
+    struct key_hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view k) const noexcept { return std::hash<std::string_view>{}(k); }
+    };
+    using hot_map = std::unordered_map<std::string, hot_entry, key_hash, std::equal_to<>>;
+
     void ensure_open(std::string_view operation) const;
+    /// Records a write (nullopt: a delete) among the hot entries.
+    void write_hot(std::string_view key, std::optional<std::string_view> value);
+    /// Applies the dirty hot entries to RocksDB in one write batch; they stay, clean.
+    void write_dirty();
+    /// write_dirty(), then forgets every hot entry.
+    void drop_hot();
+    void trim_hot() {
+        if (hot_bytes_ > hot_bytes_limit) drop_hot();
+    }
+    /// A RocksDB iterator over [lower, upper) (nullopt: open), refreshed from the spare one if any.
+    std::unique_ptr<pooled_iterator> take_iterator(std::optional<std::string> lower, std::optional<std::string> upper);
+    void recycle(std::unique_ptr<pooled_iterator> it);
 
     std::string name_;
     std::string subdirectory_;
@@ -74,6 +116,11 @@ private:
     std::unique_ptr<rocksdb::ReadOptions> read_options_;
     rocksdb::DB* db_ = nullptr;
     std::set<rocksdb_iterator*> open_iterators_;
+    /// Spare iterators for reuse: [0] bounded above, [1] not (a bound is fixed at creation).
+    std::unique_ptr<pooled_iterator> spare_[2];
+    hot_map hot_;
+    std::vector<hot_map::value_type*> dirty_;  ///< the dirty entries of hot_, each once
+    std::size_t hot_bytes_ = 0;
 };
 
 }  // namespace kstreams::state

@@ -46,6 +46,7 @@ private:
             r.from = prefix + (lo_ ? *lo_ : std::string());
             if (hi_) r.to = prefix + *hi_;
             else r.to = prefix + std::string(64, '\xff');  // past any suffix we write
+            it_.reset();  // first, so that the backend can reuse its iterator for this segment
             it_ = backend_.range(r, backward_);
             if (it_->valid()) return;
         }

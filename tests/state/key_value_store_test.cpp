@@ -273,3 +273,66 @@ TEST_CASE("rocksdb store: without a state directory it says which store needs on
     state::rocksdb_key_value_store store("needs-dir");
     CHECK_THROWS_WITH_AS(store.init(ctx), doctest::Contains("needs-dir"), streams_error);
 }
+
+TEST_CASE("rocksdb store: writes held in memory are what every read, scan and reopen sees") {
+    auto dir = test_support::fresh_temp_dir("rocks-hot");
+    {
+        test_store_context ctx(dir);
+        ctx.owns_dir = false;
+        state::rocksdb_key_value_store store("hot");
+        store.init(ctx);
+        store.put("b", "1");
+        store.put("a", "0");
+        store.erase("b");
+        store.put("c", "2");
+        CHECK_FALSE(store.get("b"));
+        CHECK(store.get("c") == "2");
+        // A scan sees every write before it, and none after (its view is taken when it starts).
+        auto first = store.range({}, false);
+        store.put("d", "3");
+        store.put("a", "00");
+        CHECK(drain(*first) == kvs{{"a", "0"}, {"c", "2"}});
+        first.reset();
+        // The next scan reuses the iterator and sees the latest state, with other bounds.
+        CHECK(drain(*store.range({std::string("a"), std::string("c")}, true)) == kvs{{"c", "2"}, {"a", "00"}});
+        CHECK(drain(*store.range({std::string("b"), std::nullopt}, false)) == kvs{{"c", "2"}, {"d", "3"}});
+        CHECK(drain(*store.prefix_scan("d")) == kvs{{"d", "3"}});
+        // Two scans at once, each with its own bounds and view.
+        auto x = store.range({std::string("a"), std::string("a")}, false);
+        store.put("a", "000");
+        auto y = store.range({std::string("a"), std::string("b")}, false);
+        CHECK(drain(*x) == kvs{{"a", "00"}});
+        CHECK(drain(*y) == kvs{{"a", "000"}});
+        // More than the hot limit: the map is emptied into RocksDB on the way, nothing is lost.
+        const std::string big(1000, 'v');
+        const int n = static_cast<int>(state::rocksdb_key_value_store::hot_bytes_limit / 1000) * 3;
+        for (int i = 0; i < n; ++i) store.put("k" + std::to_string(i), big + std::to_string(i));
+        for (int i = 0; i < n; i += 97) CHECK(store.get("k" + std::to_string(i)) == big + std::to_string(i));
+        CHECK(drain(*store.prefix_scan("k")).size() == static_cast<std::size_t>(n));
+        store.put_all({{"e", "4"}, {"f", "5"}});
+        store.put("g", "6");
+        store.close();  // writes what is held
+    }
+    test_store_context ctx(dir);
+    state::rocksdb_key_value_store store("hot");
+    store.init(ctx);
+    CHECK(store.get("a") == "000");
+    CHECK_FALSE(store.get("b"));
+    CHECK(store.get("e") == "4");
+    CHECK(store.get("g") == "6");
+    // A range delete and a restore batch take over from what is held for the same keys.
+    store.put("s1", "x");
+    store.put("s2", "y");
+    CHECK(drain(*store.prefix_scan("s")).size() == 2);
+    store.delete_range("s", "t");
+    CHECK_FALSE(store.get("s1"));
+    CHECK(drain(*store.prefix_scan("s")).empty());
+    store.put("r", "held");
+    REQUIRE(ctx.registered.size() == 1);
+    std::vector<restore_record> batch{{"r", std::string_view("restored"), 1}, {"g", std::nullopt, 2}};
+    ctx.registered[0].second(batch);
+    CHECK(store.get("r") == "restored");
+    CHECK_FALSE(store.get("g"));
+    store.flush();
+    CHECK(store.get("r") == "restored");
+}
