@@ -37,6 +37,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -239,6 +240,18 @@ void read_all(const std::string& bootstrap, const std::string& topic, std::int32
     if (std::count(at_end.begin(), at_end.end(), false) > 0) die("reading " + topic + " did not reach its end in 120 s");
 }
 
+/// How far an app has processed a partition, from its committed offset. Recovery by recomputation
+/// (hopping_recompute) commits no further than its open windows, so there the commit's metadata
+/// ("kstreams-recompute:1:<processed>;...") says how far the task processed.
+std::int64_t processed_offset(const std::string& kind, const rd_kafka_topic_partition_t& committed) {
+    constexpr std::string_view magic = "kstreams-recompute:1:";
+    if (kind != "hopping_recompute" || !committed.metadata || committed.metadata_size <= magic.size())
+        return committed.offset;
+    const std::string_view metadata(static_cast<const char*>(committed.metadata), committed.metadata_size);
+    if (!metadata.starts_with(magic)) return committed.offset;
+    return std::max<std::int64_t>(committed.offset, std::atoll(std::string(metadata.substr(magic.size())).c_str()));
+}
+
 /// Sum of the latest count per key of the stateful app's output, and how many keys it has.
 std::pair<std::int64_t, std::size_t> latest_counts(const std::string& bootstrap, const std::string& topic,
                                                    std::int32_t partitions, bool read_committed) {
@@ -331,7 +344,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
         if (rd_kafka_committed(watcher.get(), tpl.get(), 10000)) continue;
         done = true;
         for (int i = 0; i < tpl->cnt; ++i)
-            if (tpl->elems[i].offset < ends[tpl->elems[i].partition]) done = false;
+            if (processed_offset(kind, tpl->elems[i]) < ends[tpl->elems[i].partition]) done = false;
     }
     const double seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
     const double app_cpu = cpu_seconds(child) - app_cpu0, broker_cpu = cpu_seconds(broker) - broker_cpu0;
