@@ -83,20 +83,10 @@ void global_task::process(const raw_record& raw) {
     auto it = sources_.find(raw.topic);
     if (it == sources_.end()) throw streams_error("global task: no global store reads topic " + std::string(raw.topic));
     auto [src, def] = it->second;
-    std::int64_t ts = raw.timestamp;
-    const timestamp_extractor& extractor = def->extractor ? def->extractor : env_.default_extractor;
-    if (extractor) {
-        ts = extractor(raw, -1);
-        if (ts < 0) {
-            ++metrics().counter(metric::skipped_invalid_timestamp);
-            KSTREAMS_LOG(warn, "global task: skipping the record at " + at(raw) + ": the timestamp extractor returned " +
-                                   std::to_string(ts));
-            return;
-        }
-    } else if (ts < 0) {
-        throw streams_error("global task: the record at " + at(raw) + " has an invalid (negative) timestamp " +
-                            std::to_string(ts) + "; use a timestamp extractor that skips or repairs such records");
-    }
+    // As Kafka's GlobalStateUpdateTask: a global store's update takes the record's own timestamp;
+    // no timestamp extractor is asked (not the source's, not the default), and a negative
+    // timestamp neither skips nor fails the record.
+    const std::int64_t ts = raw.timestamp;
     metadata_ = {raw.topic, raw.partition, raw.offset};
     has_metadata_ = true;
     current_record_ = {ts, nullptr};

@@ -406,23 +406,26 @@ namespace kstreams::stores {
 namespace {
 class rocksdb_supplier final : public key_value_bytes_store_supplier {
 public:
-    explicit rocksdb_supplier(std::string name) : name_(std::move(name)) {}
+    rocksdb_supplier(std::string name, bool timestamped) : name_(std::move(name)), timestamped_(timestamped) {}
     const std::string& name() const override { return name_; }
     std::unique_ptr<bytes_key_value_store> get() const override {
-        return std::make_unique<state::rocksdb_key_value_store>(name_);
+        auto store = std::make_unique<state::rocksdb_key_value_store>(name_);
+        store->set_plain_values(!timestamped_);
+        return store;
     }
 
 private:
     std::string name_;
+    bool timestamped_;
 };
 }  // namespace
 
 std::shared_ptr<const key_value_bytes_store_supplier> persistent_key_value_store(std::string name) {
-    return std::make_shared<rocksdb_supplier>(std::move(name));
+    return std::make_shared<rocksdb_supplier>(std::move(name), false);
 }
 
 std::shared_ptr<const key_value_bytes_store_supplier> persistent_timestamped_key_value_store(std::string name) {
-    return std::make_shared<rocksdb_supplier>(std::move(name));
+    return std::make_shared<rocksdb_supplier>(std::move(name), true);
 }
 
 }  // namespace kstreams::stores

@@ -72,6 +72,10 @@ public:
     /// never deletes anything.
     void open_at(const std::filesystem::path& dir, std::shared_ptr<rocksdb_shared> shared);
     const std::filesystem::path& directory() const { return dir_; }
+    /// Made by stores::persistent_key_value_store (Kafka's RocksDBStore, not a TimestampedBytesStore):
+    /// a store of timestamped values puts it behind plain_value_adapter.
+    bool plain_values() const { return plain_values_; }
+    void set_plain_values(bool plain) { plain_values_ = plain; }
 
     /// What the hot entries may take per store: keys, values and a fixed cost per entry.
     static constexpr std::size_t hot_bytes_limit = std::size_t{2} << 20;
@@ -121,6 +125,7 @@ private:
     hot_map hot_;
     std::vector<hot_map::value_type*> dirty_;  ///< the dirty entries of hot_, each once
     std::size_t hot_bytes_ = 0;
+    bool plain_values_ = false;
 };
 
 }  // namespace kstreams::state

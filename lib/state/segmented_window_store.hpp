@@ -36,11 +36,17 @@ public:
     bool scan_before(std::string_view key_a, std::int64_t start_a, std::string_view key_b, std::int64_t start_b,
                      bool backward) const override;
 
+    /// Made by stores::persistent_window_store (Kafka's RocksDBWindowStore, not a
+    /// TimestampedBytesStore): a store of timestamped values puts it behind the plain value adapter.
+    bool plain_values() const { return plain_values_; }
+    void set_plain_values(bool plain) { plain_values_ = plain; }
+
     /// `key ‖ 8-byte BE window start ‖ 4-byte BE seqnum`, Kafka's window store key.
     static std::string store_key(std::string_view key, std::int64_t window_start, std::int32_t seq);
 
 private:
     std::string name_;
+    bool plain_values_ = false;
     segmented_store segments_;
     std::int64_t retention_;
     std::int64_t window_size_;

@@ -8,6 +8,7 @@
 #include "lib/state/in_memory_key_value_store.hpp"
 #include "lib/state/logging_segmented_stores.hpp"
 #include "lib/state/metered_window_stores.hpp"
+#include "lib/state/plain_value_adapter.hpp"
 #include "lib/state/rocksdb_key_value_store.hpp"
 #include "lib/state/segmented_session_store.hpp"
 #include "lib/state/segmented_window_store.hpp"
@@ -16,6 +17,7 @@ namespace kstreams::detail {
 
 std::unique_ptr<bytes_window_store> wrap_window_layers(std::unique_ptr<bytes_window_store> inner, bool caching,
                                                        const logging_config& logging, bool timestamped) {
+    if (timestamped) inner = state::adapt_plain_values(std::move(inner));
     if (caching && inner->retain_duplicates()) {
         // As Kafka's WindowStoreBuilder: a cache keyed by window would coalesce the duplicates.
         KSTREAMS_LOG(warn, "window store " + inner->name() + ": caching disabled, the store retains duplicates");
@@ -55,9 +57,9 @@ std::unique_ptr<bytes_key_value_store> backend(const std::string& name, bool per
 class window_supplier final : public window_bytes_store_supplier {
 public:
     window_supplier(std::string name, std::int64_t retention, std::int64_t size, bool dups, bool persistent,
-                    bool time_ordered = false)
+                    bool time_ordered = false, bool plain_values = false)
         : name_(std::move(name)), retention_(retention), size_(size), dups_(dups), persistent_(persistent),
-          time_ordered_(time_ordered) {
+          time_ordered_(time_ordered), plain_values_(plain_values) {
         if (retention < 0 || size < 0)
             throw std::invalid_argument("window store " + name_ + ": retention and window size must not be negative");
         if (retention < size)
@@ -67,8 +69,10 @@ public:
     }
     const std::string& name() const override { return name_; }
     std::unique_ptr<bytes_window_store> get() const override {
-        return std::make_unique<state::segmented_window_store>(name_, backend(name_, persistent_), retention_, size_,
-                                                               dups_, time_ordered_);
+        auto store = std::make_unique<state::segmented_window_store>(name_, backend(name_, persistent_), retention_, size_,
+                                                                     dups_, time_ordered_);
+        store->set_plain_values(plain_values_);
+        return store;
     }
     std::int64_t retention_period() const override { return retention_; }
     std::int64_t window_size() const override { return size_; }
@@ -77,7 +81,7 @@ public:
 private:
     std::string name_;
     std::int64_t retention_, size_;
-    bool dups_, persistent_, time_ordered_;
+    bool dups_, persistent_, time_ordered_, plain_values_;
 };
 
 class session_supplier final : public session_bytes_store_supplier {
@@ -114,13 +118,14 @@ std::shared_ptr<const window_bytes_store_supplier> persistent_window_store(std::
                                                                            std::chrono::milliseconds window_size,
                                                                            bool retain_duplicates) {
     return std::make_shared<window_supplier>(std::move(name), retention.count(), window_size.count(),
-                                             retain_duplicates, true);
+                                             retain_duplicates, true, false, true);
 }
 
 std::shared_ptr<const window_bytes_store_supplier> persistent_timestamped_window_store(
     std::string name, std::chrono::milliseconds retention, std::chrono::milliseconds window_size,
     bool retain_duplicates) {
-    return persistent_window_store(std::move(name), retention, window_size, retain_duplicates);
+    return std::make_shared<window_supplier>(std::move(name), retention.count(), window_size.count(),
+                                             retain_duplicates, true);
 }
 
 std::shared_ptr<const session_bytes_store_supplier> in_memory_session_store(std::string name,

@@ -354,6 +354,7 @@ public final class Main {
         MoreScenarios.registerForwarded(SCENARIOS);
         HuntScenarios.register(SCENARIOS);
         ApiScenarios.register(SCENARIOS);
+        Hunt10Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
