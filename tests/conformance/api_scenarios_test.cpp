@@ -34,9 +34,38 @@ struct stamped final : value_transformer_with_key<str, str, str> {
     }
 };
 
+/// ApiScenarios.Context: "value@timestamp:topic:partition:offset:h<headers>".
+struct context_shown final : value_transformer_with_key<str, str, str> {
+    std::optional<str> transform(const str&, const std::optional<str>& value) override {
+        const auto m = context().metadata();
+        return value.value_or("null") + "@" + std::to_string(context().timestamp()) + ":" +
+               (m ? str(m->topic) : str("null")) + ":" + std::to_string(m ? m->partition : -1) + ":" +
+               std::to_string(m ? m->offset : -1) + ":h" + std::to_string(context().headers().size());
+    }
+};
+
 }  // namespace
 
 TEST_SUITE("conformance") {
+
+TEST_CASE("table_transform_values_getter") {
+    streams_builder b;
+    auto view = b.table<str, str>("in").transform_values([] { return std::make_unique<context_shown>(); });
+    view.to_stream().to("out-view");
+    b.stream<str, str>("st")
+        .left_join(view, [](const str& v, const std::optional<str>& r) { return v + "/" + r.value_or("none"); })
+        .to("out-join");
+    harness h("table_transform_values_getter", b.build());
+    h.input("in", s, s).input("st", s, s).output("out-view", s, s).output("out-join", s, s);
+    h.pipe("in", S("a"), S("x"), 5, {"h=1"});
+    h.pipe("st", S("a"), S("s1"), 7, {"h=2", "i=3"});
+    h.pipe("st", S("b"), S("s2"), 8);
+    h.pipe("in", S("a"), S("y"), 9, {"h=3"});
+    h.pipe("in", S("b"), null, 10);
+    h.pipe("st", S("a"), S("s3"), 11);
+    h.pipe("st", S("b"), S("s4"), 12, {"h=4"});
+    h.finish();
+}
 
 TEST_CASE("table_transform_values") {
     streams_builder b;

@@ -81,20 +81,87 @@ TEST_CASE("transform_values sends old values to a regrouping, materialized or no
     }
 }
 
-TEST_CASE("a stream-table join reads an unmaterialized transform_values through the transformer") {
-    streams_builder b;
-    b.add_state_store(stores::key_value_store_builder<str, std::int64_t>(stores::in_memory_key_value_store("seen")));
-    auto table = b.table<str, str>("table").transform_values([] { return std::make_unique<test::counting_transformer>(); }, {"seen"});
-    b.stream<str, str>("stream")
-        .left_join(table, [](const str& v, const std::optional<str>& t) { return v + "/" + t.value_or("none"); })
-        .to("out");
-    test::topology_test_driver d(b.build());
+TEST_CASE("a stream-table join reads an unmaterialized transform_values through a transformer of its own, closed with it") {
+    struct closing final : value_transformer_with_key<str, str, str> {
+        std::shared_ptr<int> made, closed;
+        closing(std::shared_ptr<int> m, std::shared_ptr<int> c) : made(std::move(m)), closed(std::move(c)) { ++*made; }
+        std::optional<str> transform(const str&, const std::optional<str>& v) override {
+            return v.value_or("gone") + "#" + std::to_string(*made);
+        }
+        void close() override { ++*closed; }
+    };
+    auto made = std::make_shared<int>(0), closed = std::make_shared<int>(0);
+    {
+        streams_builder b;
+        auto table = b.table<str, str>("table").transform_values([made, closed] { return std::make_unique<closing>(made, closed); });
+        b.stream<str, str>("stream")
+            .left_join(table, [](const str& v, const std::optional<str>& t) { return v + "/" + t.value_or("none"); })
+            .to("out");
+        test::topology_test_driver d(b.build());
+        CHECK(*made == 2);  // the table's processor and the join's getter
+        auto tin = d.create_input_topic<str, str>("table");
+        auto sin = d.create_input_topic<str, str>("stream");
+        tin.pipe_input("a", "x", 1);
+        sin.pipe_input("a", "s1", 2);
+        sin.pipe_input("b", "s2", 3);  // no row: the getter's transformer still runs, on a null
+        CHECK(lines(d, "out") == strs{"a=s1/x#2@2", "b=s2/gone#2@3"});
+        CHECK(*closed == 0);
+    }
+    CHECK(*closed == 2);
+}
+
+TEST_CASE("a join is connected to the stores of an unmaterialized transform_values' parent only, as Kafka's") {
+    auto build = [](bool materialize) {
+        streams_builder b;
+        b.add_state_store(stores::key_value_store_builder<str, std::int64_t>(stores::in_memory_key_value_store("seen")));
+        auto supplier = [] { return std::make_unique<test::counting_transformer>(); };
+        auto src = b.table<str, str>("table", materialized<>::as("rows"));
+        auto table = materialize ? src.transform_values(supplier, materialized<>::as("counted"), strs{"seen"})
+                                 : src.transform_values(supplier, {"seen"});
+        b.stream<str, str>("stream")
+            .left_join(table, [](const str& v, const std::optional<str>& t) { return v + "/" + t.value_or("none"); }, joined<>::as("join"))
+            .to("out");
+        return b.build();
+    };
+    topology unmaterialized = build(false);
+    const str text = unmaterialized.describe().to_string();
+    CAPTURE(text);
+    CHECK(text.find("Processor: join (stores: [rows])") != str::npos);
+    // The getter's transformer asks for its store from the join processor, which does not have it
+    // (Kafka: StreamsException "Processor ... has no access to StateStore seen").
+    CHECK_THROWS_WITH_AS(test::topology_test_driver(std::move(unmaterialized)), doctest::Contains("seen"), topology_error);
+    // Materialized, the join reads the result's store and the transformer runs once per update.
+    test::topology_test_driver d(build(true));
     auto tin = d.create_input_topic<str, str>("table");
     auto sin = d.create_input_topic<str, str>("stream");
     tin.pipe_input("a", "x", 1);
     sin.pipe_input("a", "s1", 2);
-    sin.pipe_input("b", "s2", 3);  // no row: the getter's transformer still runs, on a null
-    CHECK(lines(d, "out") == strs{"a=s1/x#2@2", "b=s2/gone#1@3"});
+    sin.pipe_input("b", "s2", 3);
+    CHECK(lines(d, "out") == strs{"a=s1/x#1@2", "b=s2/none@3"});
+}
+
+TEST_CASE("through a join's getter the transformer sees the row's timestamp and no input record") {
+    struct shown final : value_transformer_with_key<str, str, str> {
+        std::optional<str> transform(const str&, const std::optional<str>& v) override {
+            const auto m = context().metadata();
+            return v.value_or("null") + "@" + std::to_string(context().timestamp()) + (m ? ":" + str(m->topic) : str(":-")) +
+                   ":h" + std::to_string(context().headers().size());
+        }
+    };
+    streams_builder b;
+    auto view = b.table<str, str>("table").transform_values([] { return std::make_unique<shown>(); });
+    view.to_stream().to("view");
+    b.stream<str, str>("stream")
+        .left_join(view, [](const str& v, const std::optional<str>& t) { return v + "/" + t.value_or("none"); })
+        .to("out");
+    test::topology_test_driver d(b.build());
+    auto tin = d.create_input_topic<str, str>("table");
+    auto sin = d.create_input_topic<str, str>("stream");
+    tin.pipe_record(record<str, str>{"a", "x", 5, headers{{"h", "1"}}});
+    sin.pipe_record(record<str, str>{"a", "s", 7, headers{{"h", "2"}}});
+    sin.pipe_input("b", "t", 8);
+    CHECK(lines(d, "view") == strs{"a=x@5:table:h1@5"});
+    CHECK(lines(d, "out") == strs{"a=s/x@5:-:h0@7", "b=t/null@-1:-:h0@8"});
 }
 
 TEST_CASE("a transformer schedules punctuations and sees the record's timestamp") {

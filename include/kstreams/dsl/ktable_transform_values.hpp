@@ -76,7 +76,7 @@ auto ktable<K, V>::do_transform_values(Supplier supplier, const named& n, const 
     }
     const std::string name = b_->name_or_generate(n.name, dsl_detail::names::table_transform_values);
     if (!info->materialized)
-        info->view = dsl_detail::transform_values_view<K, V, VOut>(node_, supplier, stores);
+        info->view = dsl_detail::transform_values_view<K, V, VOut>(node_, supplier);
     dsl_detail::graph_node g =
         dsl_detail::processor_node_of<K, change<V>, K, change<VOut>, dsl_detail::table_transform_values_node<K, V, VOut, Supplier>>(
             name, {node_}, std::shared_ptr<const dsl_detail::table_info>(info), std::move(supplier), store);

@@ -24,6 +24,11 @@ namespace kstreams {
 
 class state_store;
 
+namespace dsl_detail {
+template <class K, class V, class VOut, class Supplier>
+class transform_values_getter;
+}  // namespace dsl_detail
+
 /// T where Kafka has a nullable T: std::optional<T>, or T itself when it already is an optional.
 template <class T>
 using nullable = std::conditional_t<is_optional_v<T>, T, std::optional<T>>;
@@ -46,15 +51,21 @@ public:
     cancellable schedule(std::chrono::milliseconds interval, punctuation_type type, punctuator callback) const {
         return task_->schedule(const_cast<detail::node&>(*owner_), interval, type, std::move(callback));
     }
-    /// Topic, partition and offset of the record being processed; nullopt inside a punctuation.
+    /// Topic, partition and offset of the record being processed; nullopt inside a punctuation,
+    /// and while a join reads an unmaterialized table through the transformer (the row comes from
+    /// no input record: Kafka gives topic null, partition and offset -1 there).
     std::optional<record_metadata> metadata() const {
+        if (row_timestamp_) return std::nullopt;
         const record_metadata* m = task_->current_metadata();
         return m ? std::optional<record_metadata>(*m) : std::nullopt;
     }
-    /// The timestamp of the record being processed (Kafka's ProcessorContext.timestamp()).
-    std::int64_t timestamp() const { return task_->current_record().timestamp; }
-    /// Its headers (empty inside a punctuation).
+    /// The timestamp of the record being processed (Kafka's ProcessorContext.timestamp()); while a
+    /// join reads an unmaterialized table through the transformer, the parent row's timestamp (-1
+    /// for no row), as Kafka's KTableTransformValuesGetter sets it.
+    std::int64_t timestamp() const { return row_timestamp_ ? *row_timestamp_ : task_->current_record().timestamp; }
+    /// Its headers (empty inside a punctuation, and while a join reads through the transformer).
     kstreams::headers headers() const {
+        if (row_timestamp_) return {};
         const kstreams::headers* h = task_->current_record().hdrs;
         return h ? *h : kstreams::headers{};
     }
@@ -66,8 +77,12 @@ public:
     kstreams::task_id task_id() const { return task_->id(); }
 
 private:
+    template <class K, class V, class VOut, class Supplier>
+    friend class dsl_detail::transform_values_getter;
+
     const detail::node* owner_;
     detail::task_context* task_;
+    std::optional<std::int64_t> row_timestamp_;  ///< set while a join's getter runs the transformer
 };
 
 /// Kafka's ValueTransformerWithKey: transform(key, value) gives the new value of a row. A null

@@ -38,6 +38,9 @@ public:
     /// answers the row as of a time (Kafka's KTableValueGetter.isVersioned).
     virtual bool is_versioned() const { return false; }
     virtual std::optional<value_and_timestamp<V>> get(const K& key, std::int64_t /*as_of*/) { return get(key); }
+    /// Runs in the join processor's close() (Kafka's KTableValueGetter.close()): a getter over
+    /// other getters closes them, a transform_values getter its transformer.
+    virtual void close() {}
 };
 
 template <class K, class V>
@@ -116,6 +119,7 @@ class derived_value_getter final : public value_getter<K, V> {
 public:
     derived_value_getter(std::unique_ptr<value_getter<K, VIn>> parent, F f) : parent_(std::move(parent)), f_(std::move(f)) {}
     void init(kstreams::detail::task_context& ctx, const kstreams::detail::node& self) override { parent_->init(ctx, self); }
+    void close() override { parent_->close(); }
     std::optional<value_and_timestamp<V>> get(const K& key) override { return f_(key, parent_->get(key)); }
     bool is_versioned() const override { return parent_->is_versioned(); }
     std::optional<value_and_timestamp<V>> get(const K& key, std::int64_t as_of) override {

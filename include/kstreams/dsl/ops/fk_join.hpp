@@ -208,6 +208,9 @@ public:
         getter_ = right_.make();
         getter_->init(ctx, *this);
     }
+    void close() override {
+        if (getter_) getter_->close();
+    }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<KO, subscription_wrapper>*>(p);
         const subscription_wrapper& w = r.value;
@@ -298,6 +301,9 @@ public:
         node::init(ctx);
         getter_ = left_getter_.make();
         getter_->init(ctx, *this);
+    }
+    void close() override {
+        if (getter_) getter_->close();
     }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<std::string, subscription_response>*>(p);

@@ -58,6 +58,9 @@ public:
         : node(std::move(name)), table_(std::move(table)), map_key_(std::move(map_key)), fn_(std::move(fn)), left_(left),
           grace_(std::move(grace)) {}
 
+    void close() override {
+        if (getter_) getter_->close();
+    }
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
         getter_ = table_.make();

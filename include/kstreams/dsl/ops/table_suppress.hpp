@@ -142,6 +142,7 @@ public:
         parent_->init(ctx, self);
         buffer_ = &suppress_buffer_of(ctx, store_, self);
     }
+    void close() override { parent_->close(); }
     std::optional<value_and_timestamp<V>> get(const K& key) override {
         std::string k;
         key_serde_.serialize(key, k);

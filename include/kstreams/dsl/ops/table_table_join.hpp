@@ -53,6 +53,9 @@ public:
         getter_ = other_.make();
         getter_->init(ctx, *this);
     }
+    void close() override {
+        if (getter_) getter_->close();
+    }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, change<VThis>>*>(p);
         if (has_null_key(r)) {
@@ -139,6 +142,10 @@ public:
     void init(kstreams::detail::task_context& ctx, const kstreams::detail::node& self) override {
         left_->init(ctx, self);
         right_->init(ctx, self);
+    }
+    void close() override {
+        left_->close();
+        right_->close();
     }
     std::optional<value_and_timestamp<VOut>> get(const K& key) override {
         std::optional<value_and_timestamp<VOut>> out;

@@ -111,14 +111,26 @@ public:
     std::optional<value_and_timestamp<VOut>> get(const K& key, std::int64_t as_of) override {
         return row(key, parent_->get(key, as_of));
     }
+    void close() override {
+        parent_->close();
+        if (transformer_) transformer_->close();
+    }
 
 private:
+    /// The transformer runs as if on a record of the row's own: its timestamp (-1 for none), no
+    /// headers, no topic, partition or offset (Kafka's getter sets that record context).
     std::optional<value_and_timestamp<VOut>> row(const K& key, std::optional<value_and_timestamp<V>> p) {
+        const std::int64_t ts = p ? p->timestamp : -1;
         std::optional<V> in;
         if (p) in = std::move(p->value);
+        struct restore {
+            value_transformer_context& c;
+            ~restore() { c.row_timestamp_.reset(); }
+        } guard{*context_};
+        context_->row_timestamp_ = ts;
         std::optional<VOut> out = run_transformer(*transformer_, key, in);
         if (!out) return std::nullopt;
-        return value_and_timestamp<VOut>{std::move(*out), p ? p->timestamp : -1};
+        return value_and_timestamp<VOut>{std::move(*out), ts};
     }
     std::unique_ptr<value_getter<K, V>> parent_;
     Supplier supplier_;
@@ -126,20 +138,20 @@ private:
     std::optional<value_transformer_context> context_;
 };
 
-/// The view of an unmaterialized transform_values over parent node `parent`; a join reading it is
-/// connected to the transformer's stores as well as the parent's.
+/// The view of an unmaterialized transform_values over parent node `parent`. As Kafka's, a join
+/// reading it is connected to the parent's stores only, not to the transformer's: a transformer
+/// that reads a store of its own (not a global one) cannot be read through a join (the store is
+/// not connected to the join processor, a topology_error when the task starts, as Kafka's
+/// StreamsException); materialize the transform_values for that.
 template <class K, class V, class VOut, class Supplier>
-std::shared_ptr<const void> transform_values_view(std::size_t parent, Supplier supplier, std::vector<std::string> stores) {
-    table_view<K, VOut> view = [parent, supplier, stores](builder_state& b) {
+std::shared_ptr<const void> transform_values_view(std::size_t parent, Supplier supplier) {
+    table_view<K, VOut> view = [parent, supplier](builder_state& b) {
         value_getter_supplier<K, V> p = value_getter_of<K, V>(b, parent);
-        std::vector<std::string> names = p.store_names;
-        for (const auto& s : stores)
-            if (std::find(names.begin(), names.end(), s) == names.end()) names.push_back(s);
         return value_getter_supplier<K, VOut>{[make = p.make, supplier] {
                                                   return std::unique_ptr<value_getter<K, VOut>>(
                                                       std::make_unique<transform_values_getter<K, V, VOut, Supplier>>(make(), supplier));
                                               },
-                                              std::move(names)};
+                                              std::move(p.store_names)};
     };
     return std::make_shared<const table_view<K, VOut>>(std::move(view));
 }

@@ -85,7 +85,46 @@ final class ApiScenarios {
         public void close() { }
     }
 
+    /** Shows the record context it runs in: "value@timestamp:topic:partition:offset:h<headers>". */
+    static final class Context implements ValueTransformerWithKey<String, String, String> {
+        private ProcessorContext context;
+
+        @Override
+        public void init(ProcessorContext context) {
+            this.context = context;
+        }
+
+        @Override
+        public String transform(String key, String value) {
+            return (value == null ? "null" : value) + "@" + context.timestamp() + ":" + context.topic() + ":"
+                + context.partition() + ":" + context.offset() + ":h" + context.headers().toArray().length;
+        }
+
+        @Override
+        public void close() { }
+    }
+
     static void register(Map<String, Main.Scenario> scenarios) {
+        // An unmaterialized transformValues read by a join through its getter: the transformer runs
+        // as if on a record of the row's own (its timestamp, -1 for none; no topic, partition,
+        // offset or headers), while the table's own processor sees the input record.
+        scenarios.put("table_transform_values_getter", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, String> view = b.table("in", SS).transformValues(Context::new);
+            view.toStream().to("out-view", PSS);
+            b.stream("st", SS).leftJoin(view, (v, r) -> v + "/" + (r == null ? "none" : r)).to("out-join", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("st", S, S)
+                .output("out-view", S, S).output("out-join", S, S);
+            h.pipe("in", "a", "x", 5, "h=1");
+            h.pipe("st", "a", "s1", 7, "h=2", "i=3");
+            h.pipe("st", "b", "s2", 8);
+            h.pipe("in", "a", "y", 9, "h=3");
+            h.pipe("in", "b", null, 10);
+            h.pipe("st", "a", "s3", 11);
+            h.pipe("st", "b", "s4", 12, "h=4");
+            h.finish();
+        });
+
         // transformValues: a transformer with a store seeing deletes; a named materialized result
         // regrouped (old values from its store); an unnamed materialized (nothing kept); an
         // unmaterialized one read by a stream-table left join through its getter.
