@@ -4,3 +4,4 @@
 #include <kstreams/dsl/streams_builder.hpp>
 #include <kstreams/dsl/ktable_fk_join.hpp>
 #include <kstreams/dsl/ktable_transform_values.hpp>
+#include <kstreams/dsl/unlimited_windows.hpp>

@@ -4,26 +4,9 @@
 
 #include <kstreams/state/stores.hpp>
 
+#include "lib/state/snapshot_iterator.hpp"
+
 namespace kstreams::state {
-
-namespace {
-
-/// Iterates a snapshot of the matching entries, so that writes during the scan are safe (Kafka
-/// Streams' in-memory store iterates a copy of the key set as well).
-class snapshot_iterator final : public bytes_iterator {
-public:
-    explicit snapshot_iterator(std::vector<std::pair<std::string, std::string>> rows) : rows_(std::move(rows)) {}
-    bool valid() const override { return pos_ < rows_.size(); }
-    void next() override { ++pos_; }
-    std::string_view key() const override { return rows_[pos_].first; }
-    std::string_view value() const override { return rows_[pos_].second; }
-
-private:
-    std::vector<std::pair<std::string, std::string>> rows_;
-    std::size_t pos_ = 0;
-};
-
-}  // namespace
 
 void in_memory_key_value_store::init(store_context& ctx) {
     ctx.register_store(*this, [this](std::span<const restore_record> batch) {

@@ -3,6 +3,8 @@
 #include <kstreams/error.hpp>
 #include <kstreams/serde.hpp>
 
+#include "lib/state/lru_key_value_store.hpp"
+
 namespace kstreams::state {
 
 logging_key_value_store::logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send)
@@ -10,6 +12,9 @@ logging_key_value_store::logging_key_value_store(std::unique_ptr<bytes_key_value
 
 void logging_key_value_store::init(store_context& ctx) {
     ctx_ = &ctx;
+    // Kafka's ChangeLoggingKeyValueBytesStore: an LRU map's evictions are deletes in the changelog.
+    if (auto* lru = dynamic_cast<lru_key_value_store*>(inner_.get()))
+        lru->set_eviction_listener([this](std::string_view key, std::string_view) { log(key, std::nullopt); });
     if (!timestamped_) {
         inner_->init(ctx);
         return;

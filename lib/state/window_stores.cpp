@@ -39,7 +39,9 @@ std::map<std::string, std::string> windowed_changelog_config(std::int64_t retent
                                                              std::map<std::string, std::string> user) {
     constexpr std::int64_t additional_retention = 24 * 60 * 60 * 1000;  // windowstore.changelog.additional.retention.ms
     user.try_emplace("cleanup.policy", "compact,delete");
-    user.try_emplace("retention.ms", std::to_string(retention + additional_retention));
+    // Kafka adds without overflow: past the largest time (unlimited windows) it stays there.
+    const std::int64_t total = retention > INT64_MAX - additional_retention ? INT64_MAX : retention + additional_retention;
+    user.try_emplace("retention.ms", std::to_string(total));
     return user;
 }
 

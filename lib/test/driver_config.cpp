@@ -24,9 +24,6 @@ driver_config driver_config::from_properties(const std::map<std::string, std::st
     for (const auto& [key, value] : properties) {
         if (key == "__emit.interval.ms.kstreams.outer.join.spurious.results.fix__") c.outer_join_emit_interval_ms = parse_ms(key, value);
         else if (key == "__emit.interval.ms.kstreams.windowed.aggregation__") c.windowed_aggregation_emit_interval_ms = parse_ms(key, value);
-        else if (key == "default.timestamp.extractor")
-            throw std::invalid_argument("driver config: default.timestamp.extractor is not taken by the test driver yet; "
-                                        "give the sources their extractor (consumed::with_timestamp_extractor)");
         else runtime.emplace(key, value);
     }
     const streams_config s = streams_config::from_properties(runtime);
@@ -38,6 +35,7 @@ driver_config driver_config::from_properties(const std::map<std::string, std::st
     c.log_and_continue_on_deserialization_error = s.log_and_continue_on_deserialization_error;
     c.errors = s.errors;
     c.max_async_in_flight_per_task = s.max_async_in_flight_per_task;
+    c.default_timestamp_extractor = s.default_timestamp_extractor;
     return c;
 }
 

@@ -1,5 +1,5 @@
 // Timestamp extractors (Kafka's built-ins and one of one's own over the deserialized record) on a
-// source, through the test driver.
+// source and as the default (default.timestamp.extractor), through the test driver.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -98,12 +98,47 @@ TEST_CASE("WallclockTimestampExtractor stamps records with the system clock") {
     CHECK(t[0] >= before);
 }
 
-TEST_CASE("default.timestamp.extractor names Kafka's built-in extractors for the application") {
+TEST_CASE("default.timestamp.extractor names Kafka's built-in extractors, for the application and the test driver") {
     CHECK(streams_config::from_properties({{"default.timestamp.extractor", "WallclockTimestampExtractor"}})
+              .default_timestamp_extractor);
+    CHECK(test::driver_config::from_properties({{"default.timestamp.extractor", "WallclockTimestampExtractor"}})
               .default_timestamp_extractor);
     CHECK_THROWS_AS(streams_config::from_properties({{"default.timestamp.extractor", "com.example.MyExtractor"}}),
                     std::invalid_argument);
-    // The test driver does not take it yet: refused rather than ignored.
-    CHECK_THROWS_AS(test::driver_config::from_properties({{"default.timestamp.extractor", "WallclockTimestampExtractor"}}),
+    CHECK_THROWS_AS(test::driver_config::from_properties({{"default.timestamp.extractor", "com.example.MyExtractor"}}),
                     std::invalid_argument);
+}
+
+TEST_CASE("the test driver's default extractor serves the sources without one; a source's own wins") {
+    streams_builder b;
+    b.stream<str, str>("in").to("out");
+    b.stream<str, str>("by-value", consumed<>{}.with_timestamp_extractor(timestamp_extractors::from_record<str, str>(
+                                        [](const str& v, std::int64_t) { return std::stoll(v); })))
+        .to("out");
+    test::topology_test_driver d(b.build(), test::driver_config::from_properties(
+                                                {{"default.timestamp.extractor", "LogAndSkipOnInvalidTimestamp"}}));
+    auto by_value = d.create_input_topic<str, str>("by-value");
+    by_value.pipe_input("k", "42", -5);  // its own extractor: the value's timestamp, not skipped
+    auto in = d.create_input_topic<str, str>("in");
+    in.pipe_input("a", "1", 5);
+    in.pipe_input("a", "2", -1);  // the default skips it
+    in.pipe_input("a", "3", 6);
+    CHECK(times(d) == std::vector<std::int64_t>{42, 5, 6});
+}
+
+TEST_CASE("get_timestamped_window_store reads a windowed aggregation's store with the timestamps") {
+    streams_builder b;
+    b.stream<str, str>("in")
+        .group_by_key()
+        .windowed_by(time_windows::of_size_with_no_grace(std::chrono::milliseconds(10)))
+        .count(materialized<>::as("counts"));
+    test::topology_test_driver d(b.build());
+    auto in = d.create_input_topic<str, str>("in");
+    in.pipe_input("a", "1", 3);
+    in.pipe_input("a", "2", 7);
+    auto& store = d.get_timestamped_window_store<str, std::int64_t>("counts");
+    auto v = store.fetch("a", 0);
+    REQUIRE(v.has_value());
+    CHECK(v->value == 2);
+    CHECK(v->timestamp == 7);
 }

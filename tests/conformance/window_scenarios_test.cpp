@@ -146,4 +146,22 @@ TEST_CASE("window_table_join") {
     h.finish();
 }
 
+TEST_CASE("window_unlimited") {
+    streams_builder b;
+    auto g = b.stream<str, ostr>("in").group_by_key();
+    auto c = g.windowed_by(unlimited_windows::of()).count();
+    show_to(c, "out");
+    c.to_stream().to("out-bytes");
+    show_to(g.windowed_by(unlimited_windows::of().start_on(10ms))
+                .aggregate([] { return str(); }, [](const str&, const ostr& v, const str& agg) { return agg + "/" + show(v); },
+                           materialized<>::as("from-10").with_caching_disabled()),
+            "out-from");
+    harness h("window_unlimited", b.build());
+    h.input("in", s, s).output("out", s, l).output("out-bytes", x, l).output("out-from", s, s);
+    tumbling_inputs(h);
+    h.pipe("in", S("a"), S("late"), 1);
+    h.dropped();
+    h.finish();
+}
+
 }  // TEST_SUITE

@@ -145,3 +145,17 @@ TEST_CASE("stored aggregates use Kafka's timestamped layout: 8-byte big-endian t
     s.serialize({7, 0x0102}, bytes);
     CHECK(bytes == std::string("\x00\x00\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x00\x00\x00\x07", 16));
 }
+
+TEST_CASE("a count kept in an LRU map (stores::lru_map) forgets the least recently used key past its size") {
+    streams_builder b;
+    b.stream<str, str>("in")
+        .group_by_key()
+        .count(materialized<>::as(stores::lru_map("counts", 2)).with_caching_disabled())
+        .to_stream()
+        .to("out");
+    fixture f(b.build());
+    for (const char* k : {"a", "b", "a", "c", "b", "a"}) f.in.pipe_input(k, "v", 1);
+    // c evicts b (a was used later), b then evicts a.
+    CHECK(kvs(f.out<std::int64_t>()) ==
+          std::vector<std::pair<str, std::int64_t>>{{"a", 1}, {"b", 1}, {"a", 2}, {"c", 1}, {"b", 1}, {"a", 1}});
+}

@@ -122,6 +122,32 @@ TEST_CASE("print writes [label]: key, value lines") {
     std::filesystem::remove(path.string() + ".2");
 }
 
+TEST_CASE("print with a key-value mapper writes [label]: and the mapper's result") {
+    const auto path = std::filesystem::temp_directory_path() / ("kstreams-print-mapped-" + std::to_string(::getpid()) + ".txt");
+    {
+        streams_builder b;
+        auto s = b.stream<str, std::int64_t>("in");
+        s.print(printed::to_file(path.string())
+                    .with_key_value_mapper([](const str& k, std::int64_t v) { return k + "->" + std::to_string(v * 2); })
+                    .with_label("doubled"));
+        s.print(printed::to_file(path.string() + ".2").with_key_value_mapper([](std::int64_t v) { return v + 1; }));
+        test::topology_test_driver d(b.build());
+        auto in = d.create_input_topic<str, std::int64_t>("in");
+        in.pipe_input("k", 3, 0);
+        in.pipe_input("j", 5, 0);
+    }
+    std::ifstream f(path);
+    std::stringstream text;
+    text << f.rdbuf();
+    CHECK(text.str() == "[doubled]: k->6\n[doubled]: j->10\n");
+    std::ifstream f2(path.string() + ".2");
+    std::stringstream text2;
+    text2 << f2.rdbuf();
+    CHECK(text2.str() == "[KSTREAM-SOURCE-0000000000]: 4\n[KSTREAM-SOURCE-0000000000]: 6\n");
+    std::filesystem::remove(path);
+    std::filesystem::remove(path.string() + ".2");
+}
+
 TEST_CASE("repartition: records go through <name>-repartition with the given serdes and come back unchanged; null keys are dropped (not counted)") {
     streams_builder b;
     b.stream<str, str>("in").repartition(repartitioned<>::as("through")).to("out");

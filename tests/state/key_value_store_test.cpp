@@ -7,6 +7,7 @@
 #include <kstreams/state/stores.hpp>
 
 #include "lib/state/in_memory_key_value_store.hpp"
+#include "lib/state/lru_key_value_store.hpp"
 #include "lib/state/corrupted_store.hpp"
 #include "lib/state/rocksdb_key_value_store.hpp"
 #include "tests/state/store_test_support.hpp"
@@ -20,6 +21,13 @@ struct in_memory_kind {
     static constexpr bool persistent = false;
     static std::unique_ptr<bytes_key_value_store> make(const std::string& name) {
         return std::make_unique<state::in_memory_key_value_store>(name);
+    }
+};
+/// An LRU map (Stores.lruMap) large enough never to evict in the generic tests.
+struct lru_kind {
+    static constexpr bool persistent = false;
+    static std::unique_ptr<bytes_key_value_store> make(const std::string& name) {
+        return stores::lru_map(name, 1000)->get();
     }
 };
 struct rocksdb_kind {
@@ -39,7 +47,7 @@ using kvs = std::vector<std::pair<std::string, std::string>>;
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("key-value store: put, get, overwrite, delete", T, in_memory_kind, rocksdb_kind) {
+TEST_CASE_TEMPLATE("key-value store: put, get, overwrite, delete", T, in_memory_kind, lru_kind, rocksdb_kind) {
     test_store_context ctx;
     auto store = T::make("kv");
     store->init(ctx);
@@ -72,7 +80,7 @@ TEST_CASE_TEMPLATE("key-value store: put, get, overwrite, delete", T, in_memory_
 
 TEST_CASE_TEMPLATE("key-value store: get_into fills the caller's buffer; point operations after deletes and "
                    "re-inserts agree with ranges",
-                   T, in_memory_kind, rocksdb_kind) {
+                   T, in_memory_kind, lru_kind, rocksdb_kind) {
     test_store_context ctx;
     auto store = T::make("kv");
     store->init(ctx);
@@ -106,7 +114,7 @@ TEST_CASE_TEMPLATE("key-value store: get_into fills the caller's buffer; point o
     CHECK(drain(*after) == kvs{{"d", "4"}, {"b", "21"}, {"a", "10"}});
 }
 
-TEST_CASE_TEMPLATE("key-value store: ranges are inclusive, ordered by unsigned bytes, reversible", T, in_memory_kind,
+TEST_CASE_TEMPLATE("key-value store: ranges are inclusive, ordered by unsigned bytes, reversible", T, in_memory_kind, lru_kind,
                    rocksdb_kind) {
     test_store_context ctx;
     auto store = T::make("kv");
@@ -138,7 +146,7 @@ TEST_CASE_TEMPLATE("key-value store: ranges are inclusive, ordered by unsigned b
     CHECK_FALSE(inverted->valid());
 }
 
-TEST_CASE_TEMPLATE("key-value store: prefix scan", T, in_memory_kind, rocksdb_kind) {
+TEST_CASE_TEMPLATE("key-value store: prefix scan", T, in_memory_kind, lru_kind, rocksdb_kind) {
     test_store_context ctx;
     auto store = T::make("kv");
     store->init(ctx);
@@ -153,7 +161,7 @@ TEST_CASE_TEMPLATE("key-value store: prefix scan", T, in_memory_kind, rocksdb_ki
     CHECK_FALSE(none->valid());
 }
 
-TEST_CASE_TEMPLATE("key-value store: an open iterator does not see later writes", T, in_memory_kind, rocksdb_kind) {
+TEST_CASE_TEMPLATE("key-value store: an open iterator does not see later writes", T, in_memory_kind, lru_kind, rocksdb_kind) {
     test_store_context ctx;
     auto store = T::make("kv");
     store->init(ctx);
@@ -166,7 +174,7 @@ TEST_CASE_TEMPLATE("key-value store: an open iterator does not see later writes"
     CHECK(store->approximate_num_entries() >= 1);
 }
 
-TEST_CASE_TEMPLATE("key-value store: restore callback applies a batch of puts and deletes", T, in_memory_kind,
+TEST_CASE_TEMPLATE("key-value store: restore callback applies a batch of puts and deletes", T, in_memory_kind, lru_kind,
                    rocksdb_kind) {
     test_store_context ctx;
     auto store = T::make("kv");
@@ -181,7 +189,7 @@ TEST_CASE_TEMPLATE("key-value store: restore callback applies a batch of puts an
     CHECK_FALSE(store->get("gone"));
 }
 
-TEST_CASE_TEMPLATE("typed key-value store over each byte store", T, in_memory_kind, rocksdb_kind) {
+TEST_CASE_TEMPLATE("typed key-value store over each byte store", T, in_memory_kind, lru_kind, rocksdb_kind) {
     test_store_context ctx;
     typed_key_value_store<std::string, std::int64_t> store(
         T::make("typed"),
@@ -335,4 +343,37 @@ TEST_CASE("rocksdb store: writes held in memory are what every read, scan and re
     CHECK_FALSE(store.get("g"));
     store.flush();
     CHECK(store.get("r") == "restored");
+
+TEST_CASE("lru_map: evicts the least recently read or written key past its size; a logged one writes the eviction as a tombstone") {
+    test_store_context ctx;
+    auto store = detail::wrap_key_value_layers(stores::lru_map("lru", 2)->get(), false, logging_config{true, {}});
+    store->init(ctx);
+    CHECK_FALSE(store->persistent());
+    ctx.timestamp = 7;
+    store->put("a", "1");
+    store->put("b", "2");
+    CHECK(store->get("a") == "1");  // a is now the most recent
+    store->put("c", "3");           // evicts b
+    CHECK_FALSE(store->get("b"));
+    CHECK(store->get("a") == "1");
+    CHECK(store->approximate_num_entries() == 2);
+    CHECK(store->put_if_absent("c", "x") == "3");  // c the most recent: a goes next
+    store->put("d", "4");
+    CHECK_FALSE(store->get("a"));
+    auto all = store->range({}, false);
+    CHECK(drain(*all) == kvs{{"c", "3"}, {"d", "4"}});
+    // Kafka's order: the evicted key's tombstone, then the put that evicted it.
+    std::vector<std::string> log;
+    for (const auto& c : ctx.changes) log.push_back(c.key + "=" + c.value.value_or("null") + "@" + std::to_string(c.timestamp));
+    CHECK(log == std::vector<std::string>{"a=1@7", "b=2@7", "b=null@7", "c=3@7", "a=null@7", "d=4@7"});
+    // Restoring evicts silently.
+    REQUIRE(ctx.registered.size() == 1);
+    const std::vector<restore_record> batch{{"x", "9", 1}, {"y", "8", 1}, {"z", "7", 1}};
+    const std::size_t before = ctx.changes.size();
+    ctx.registered[0].second(batch);
+    CHECK(ctx.changes.size() == before);
+    CHECK(store->get("z") == "7");
+    CHECK(store->get("y") == "8");
+    CHECK_FALSE(store->get("x"));
+    CHECK_THROWS_AS(stores::lru_map("bad", -1), std::invalid_argument);
 }

@@ -142,11 +142,17 @@ public:
 
     /// Prints "[label]: key, value" per record to standard output or a file; the label defaults
     /// to the name of this stream's node.
-    void print(printed p = {}) const {
+    void print(printed p = {}) const { print(printed_mapped<dsl_detail::print_key_and_value>{std::move(p), {}}); }
+    /// As print(), each line "[label]: " and the mapper's result (printed::with_key_value_mapper).
+    template <class F>
+    void print(printed_mapped<F> p) const {
+        static_assert(dsl_detail::kv_invocable<F, K, V>,
+                      "kstreams: print(): the key-value mapper must take (key, value) or (value) of this stream's types");
         const std::string name = b_->name_or_generate(p.name, dsl_detail::names::printer);
         // Kafka Streams labels the lines with the printed stream's name unless given a label.
         const std::string label = p.label.empty() ? b_->at(node_).name : p.label;
-        b_->add(dsl_detail::processor_node_of<K, V, K, V, dsl_detail::print_node<K, V>>(name, {node_}, p.file, label));
+        b_->add(dsl_detail::processor_node_of<K, V, K, V, dsl_detail::print_node<K, V, F>>(name, {node_}, p.file, label,
+                                                                                            std::move(p.mapper)));
     }
 
     /// Splits the stream into named branches; see branched_kstream.

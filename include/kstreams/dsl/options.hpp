@@ -209,6 +209,9 @@ struct repartitioned {
     repartitioned<KS, VS, F> with_stream_partitioner(F p) const { return {key_serde, value_serde, std::move(p), name, partitions}; }
 };
 
+template <class F>
+struct printed_mapped;
+
 /// Where print() writes: standard output (the default) or a file; an optional label.
 struct printed {
     std::string file;   ///< empty = standard output
@@ -218,7 +221,24 @@ struct printed {
     static printed to_file(std::string path) { printed p; p.file = std::move(path); return p; }
     printed with_label(std::string l) const { auto c = *this; c.label = std::move(l); return c; }
     printed with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+    /// Prints "[label]: " and what `mapper(key, value)` (or `mapper(value)`) returns, a string or
+    /// anything `<<` writes, instead of "key, value" (Kafka's Printed.withKeyValueMapper).
+    template <class F>
+    printed_mapped<F> with_key_value_mapper(F mapper) const;
 };
+
+/// A printed with a mapper of its own (printed::with_key_value_mapper).
+template <class F>
+struct printed_mapped : printed {
+    F mapper;
+    printed_mapped with_label(std::string l) const { auto c = *this; c.label = std::move(l); return c; }
+    printed_mapped with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+};
+
+template <class F>
+printed_mapped<F> printed::with_key_value_mapper(F mapper) const {
+    return printed_mapped<F>{*this, std::move(mapper)};
+}
 
 /// A branch of split() whose stream goes through `chain` at once (Kafka's Branched.withFunction):
 /// the stream `chain` returns is the branch's entry in split's result; a chain returning an empty

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -107,6 +108,10 @@ private:
         dsl_detail::graph_node g;
         std::int64_t size = 0, min_retention = 0;
         if (const auto* w = std::get_if<time_windows>(&windows_)) {
+            if (w->unlimited() && emit_final_)
+                throw std::invalid_argument("windowed aggregation " + name +
+                                            ": emitting on window close is only supported for time windows and "
+                                            "sliding windows, not unlimited windows (unlimited windows never close)");
             using node = dsl_detail::window_aggregate_node<K, V, Agg, Fold>;
             g = dsl_detail::processor_node_of<K, V, windowed<K>, change<Agg>, node>(name, {grouped_.node_}, store, cinfo, *w,
                                                                                    std::move(fold), emit_final_, ks);

@@ -14,6 +14,8 @@
 
 namespace kstreams {
 
+class unlimited_windows;
+
 class time_windows {
 public:
     /// Tumbling windows of `size`, no grace: a record is late once stream time reaches its window's end.
@@ -33,6 +35,10 @@ public:
         return w;
     }
 
+    /// Kafka's UnlimitedWindows (what unlimited_windows converts to): one window [start, the
+    /// largest time) that takes every record at or after its start; size the largest time, no
+    /// grace. Records before the start fall in no window (dropped silently, as Kafka's).
+    bool unlimited() const { return unlimited_; }
     std::int64_t size() const { return size_; }
     std::int64_t advance() const { return advance_; }
     std::int64_t grace() const { return grace_; }
@@ -41,6 +47,10 @@ public:
     /// start <= ts < start + size (none start before 0, as Kafka's). No allocation: this is per record.
     template <class Fn>
     void for_each_window(std::int64_t ts, Fn&& fn) const {
+        if (unlimited_) {
+            if (ts >= start_) fn(window{start_, INT64_MAX});
+            return;
+        }
         for (std::int64_t start = std::max<std::int64_t>(0, ts - size_ + advance_) / advance_ * advance_; start <= ts;
              start += advance_)
             fn(window{start, start + size_});
@@ -53,6 +63,7 @@ public:
     }
 
 private:
+    friend class unlimited_windows;
     time_windows(std::int64_t size, std::int64_t grace) : size_(size), advance_(size), grace_(grace) {}
     static std::int64_t check_size(std::chrono::milliseconds size) {
         if (size.count() <= 0) throw std::invalid_argument("time_windows: the window size must be larger than zero");
@@ -62,6 +73,8 @@ private:
     std::int64_t size_;
     std::int64_t advance_;
     std::int64_t grace_;
+    std::int64_t start_ = 0;  ///< unlimited windows: the one window's start
+    bool unlimited_ = false;
 };
 
 }  // namespace kstreams

@@ -81,11 +81,15 @@ struct driver_config {
     /// Kafka's internal `__emit.interval.ms.kstreams.windowed.aggregation__`: the same for a
     /// windowed aggregation emitting on window close; 0 in the driver too (applications: 1000).
     std::int64_t windowed_aggregation_emit_interval_ms = 0;
+    /// `default.timestamp.extractor`, as streams_config's (kstreams/timestamp_extractors.hpp): for
+    /// sources without an extractor of their own; empty = the record's own timestamp.
+    timestamp_extractor default_timestamp_extractor;
 
     /// Reads Kafka Streams properties as Kafka's `TopologyTestDriver(topology, properties)` does:
     /// `application.id`, `state.dir`, `statestore.cache.max.bytes` (or the older
     /// `cache.max.bytes.buffering`), `default.deserialization.exception.handler`,
-    /// `async.max.in.flight.per.task`, the RocksDB memory settings, the two internal emit
+    /// `async.max.in.flight.per.task`, `default.timestamp.extractor` (Kafka's built-in class
+    /// names), the RocksDB memory settings, the two internal emit
     /// intervals above; `topology.optimization` applies where the topology is built
     /// (streams_builder::build(properties)). Every other key is read as
     /// streams_config::from_properties reads it (client settings pass through unused; default
@@ -280,6 +284,12 @@ public:
         state_store& s = get_state_store(name);
         if (auto* w = dynamic_cast<window_store<K, V>*>(&s)) return *w;
         throw wrong_store_type(name, "window_store");
+    }
+    /// A window store of value_and_timestamp<V> (Kafka's getTimestampedWindowStore): what the
+    /// DSL's windowed aggregations keep.
+    template <class K, class V>
+    window_store<K, value_and_timestamp<V>>& get_timestamped_window_store(std::string_view name) {
+        return get_window_store<K, value_and_timestamp<V>>(name);
     }
     template <class K, class V>
     session_store<K, V>& get_session_store(std::string_view name) {

@@ -1,4 +1,5 @@
-// print: writes "[label]: key, value" per record to standard output or a file (Kafka's Printed).
+// print: writes "[label]: key, value" per record to standard output or a file (Kafka's Printed),
+// or "[label]: " and a mapper's result (Printed.withKeyValueMapper).
 #pragma once
 
 #include <fstream>
@@ -7,8 +8,10 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <type_traits>
 
 #include <kstreams/detail/node.hpp>
+#include <kstreams/dsl/detail/callable.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/record.hpp>
 
@@ -28,11 +31,14 @@ void print_value(std::ostream& os, const T& v, bool is_null) {
     }
 }
 
-template <class K, class V>
+/// What print() writes after the label by default: "key, value" (Kafka's "%s, %s"), null as null.
+struct print_key_and_value {};
+
+template <class K, class V, class Mapper = print_key_and_value>
 class print_node final : public kstreams::detail::node {
 public:
-    print_node(std::string name, std::string file, std::string label)
-        : node(std::move(name)), file_(std::move(file)), label_(std::move(label)) {}
+    print_node(std::string name, std::string file, std::string label, Mapper mapper = {})
+        : node(std::move(name)), file_(std::move(file)), label_(std::move(label)), mapper_(std::move(mapper)) {}
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
         if (!file_.empty()) {
@@ -44,9 +50,14 @@ public:
         const auto& r = *static_cast<const record<K, V>*>(p);
         std::ostream& os = out_ ? *out_ : std::cout;
         os << "[" << label_ << "]: ";
-        print_value(os, r.key, r.key_null);
-        os << ", ";
-        print_value(os, r.value, r.value_null);
+        if constexpr (std::is_same_v<Mapper, print_key_and_value>) {
+            print_value(os, r.key, r.key_null);
+            os << ", ";
+            print_value(os, r.value, r.value_null);
+        } else {
+            const auto& shown = call_kv(mapper_, r.key, r.value, r.key_null, r.value_null);
+            print_value(os, shown, false);
+        }
         os << "\n";
         if (out_) out_->flush();
     }
@@ -57,6 +68,7 @@ public:
 private:
     std::string file_;
     std::string label_;
+    Mapper mapper_;
     std::unique_ptr<std::ofstream> out_;
 };
 

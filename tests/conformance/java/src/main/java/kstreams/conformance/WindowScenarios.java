@@ -23,6 +23,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.UnlimitedWindows;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.WindowedSerdes;
 import org.apache.kafka.streams.state.WindowStore;
@@ -153,6 +154,26 @@ final class WindowScenarios {
             h.pipe("in2", "b", "7", 9);
             h.pipe("in2", "a", "8", 8);
             h.pipe("in", "b", "9", 30);
+            h.finish();
+        });
+
+        // UnlimitedWindows: one window per key from 0 (a cached count, its key bytes) and from 10
+        // (an uncached aggregate: records before the start fall in no window), never closing.
+        scenarios.put("window_unlimited", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", SS).groupByKey();
+            KTable<Windowed<String>, Long> c = g.windowedBy(UnlimitedWindows.of()).count();
+            showTo(c, "out", PSL);
+            c.toStream().to("out-bytes", Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, Long.MAX_VALUE), Serdes.Long()));
+            showTo(g.windowedBy(UnlimitedWindows.of().startOn(java.time.Instant.ofEpochMilli(10)))
+                .aggregate(() -> "", (k, v, agg) -> agg + "/" + v,
+                    Materialized.<String, String, WindowStore<Bytes, byte[]>>as("from-10").withCachingDisabled()),
+                "out-from", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out", S, L).output("out-bytes", X, L)
+                .output("out-from", S, S);
+            tumblingInputs(h);
+            h.pipe("in", "a", "late", 1);
+            h.dropped();
             h.finish();
         });
     }
