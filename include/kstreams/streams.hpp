@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/error_handlers.hpp>
 #include <kstreams/metric_samples.hpp>
 #include <kstreams/metrics.hpp>
@@ -102,6 +103,10 @@ struct streams_config {
     /// own (kstreams/timestamp_extractors.hpp; from_properties takes Kafka's built-in class names).
     /// Empty: the record's own timestamp, a negative one failing the thread (FailOnInvalidTimestamp).
     std::function<std::int64_t(const detail::raw_record&, std::int64_t partition_time)> default_timestamp_extractor;
+    /// The kind of every DSL store whose operator leaves it open (no supplier, no store type):
+    /// Kafka's `dsl.store.suppliers.class` (BuiltInDslStoreSuppliers$RocksDBDslStoreSuppliers or
+    /// $InMemoryDslStoreSuppliers) or the older `default.dsl.store` (rocksDB, in_memory).
+    dsl_store_type default_dsl_store = dsl_store_type::rocks_db;
     /// Partitions of topics the app creates on the embedded cluster (sources and sinks it is
     /// missing); internal topics follow their upstream as on a real cluster.
     std::int32_t embedded_partitions = 1;

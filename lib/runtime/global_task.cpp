@@ -36,7 +36,7 @@ void global_task::init() {
     resources_.cache = nullptr;
     for (std::size_t s : groups_.global_stores) {
         const auto& builder = *model_.stores[s].builder;
-        auto [it, inserted] = stores_.emplace(builder.name(), builder.build());
+        auto [it, inserted] = stores_.emplace(builder.name(), detail::build_store(builder, env_.default_dsl_store));
         if (inserted) store_order_.push_back(it->second.get());
     }
     if (has_persistent_stores() && !env_.state_dir.empty()) std::filesystem::create_directories(task_directory());

@@ -97,6 +97,7 @@ struct global_thread::state {
         if (!cfg.state_dir.empty()) env.state_dir = cfg.state_dir / cfg.application_id;
         env.stores.rocksdb = ctx.rocksdb;
         env.default_extractor = cfg.default_timestamp_extractor;
+        env.default_dsl_store = cfg.default_dsl_store;
         task = std::make_unique<global_task>(*ctx.model, *ctx.groups, env);
         task->init();
         if (task->has_persistent_stores() && !env.state_dir.empty())

@@ -356,7 +356,7 @@ struct kafka_streams::impl {
             ctx.producer_settings.try_emplace("transaction.timeout.ms", "10000");
             bool persistent = false;
             for (const auto& s : topo.model().stores)
-                if (!s.global && s.builder->build()->persistent()) persistent = true;
+                if (!s.global && detail::build_store(*s.builder, cfg.default_dsl_store)->persistent()) persistent = true;
             ctx.process_id = detail::load_process_id(
                 cfg.state_dir.empty() ? std::filesystem::path() : cfg.state_dir / cfg.application_id, persistent);
             KSTREAMS_LOG(info, "stream-client " + cfg.application_id + ": exactly_once_v2, process id " +

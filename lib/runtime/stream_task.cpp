@@ -86,7 +86,7 @@ void stream_task::init() {
     resources_.metrics = env_.metrics;
     for (std::size_t s : sub_.stores) {
         const auto& builder = *model_.stores[s].builder;
-        auto [it, inserted] = stores_.emplace(builder.name(), builder.build());
+        auto [it, inserted] = stores_.emplace(builder.name(), detail::build_store(builder, env_.default_dsl_store));
         if (inserted) store_order_.push_back(it->second.get());
         if (as_recompute(builder)) {
             if (it->second->persistent())

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <kstreams/async.hpp>
+#include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/detail/offset_hold.hpp>
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
@@ -81,6 +82,8 @@ struct task_environment {
     /// default.timestamp.extractor: for sources without an extractor of their own; empty = the
     /// record's timestamp, a negative one failing the task.
     timestamp_extractor default_extractor;
+    /// The kind of the DSL stores left open (default.dsl.store).
+    dsl_store_type default_dsl_store = dsl_store_type::rocks_db;
 };
 
 /// A store's changelog and how to replay it.

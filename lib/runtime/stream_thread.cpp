@@ -212,6 +212,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
                                            cfg.on_production_error == production_error_policy::log_and_continue);
         env.errors = &handlers;
         env.default_extractor = cfg.default_timestamp_extractor;
+        env.default_dsl_store = cfg.default_dsl_store;
         // Async processors run on their task's strand (task_manager_config::make_task_executor);
         // each completion wakes the loop up.
         env.executor = strand;

@@ -31,8 +31,24 @@ bool builtin_handler(const std::string& key, const std::string& value, std::stri
 
 streams_config streams_config::from_properties(const std::map<std::string, std::string>& props) {
     streams_config c;
+    std::optional<dsl_store_type> dsl_store, dsl_suppliers;
     for (const auto& [key, value] : props) {
         if (key == "application.id") c.application_id = value;
+        else if (key == "default.dsl.store") {
+            if (value == "rocksDB") dsl_store = dsl_store_type::rocks_db;
+            else if (value == "in_memory") dsl_store = dsl_store_type::in_memory;
+            else throw std::invalid_argument("streams config: default.dsl.store=" + value + " is not one of rocksDB, in_memory");
+        } else if (key == "dsl.store.suppliers.class") {
+            auto is = [&](std::string_view name) {
+                return value == name || (value.size() > name.size() && value.ends_with(name) &&
+                                         (value[value.size() - name.size() - 1] == '.' || value[value.size() - name.size() - 1] == '$'));
+            };
+            if (is("RocksDBDslStoreSuppliers")) dsl_suppliers = dsl_store_type::rocks_db;
+            else if (is("InMemoryDslStoreSuppliers")) dsl_suppliers = dsl_store_type::in_memory;
+            else throw std::invalid_argument("streams config: dsl.store.suppliers.class=" + value +
+                                             " is not one of Kafka's BuiltInDslStoreSuppliers (RocksDBDslStoreSuppliers, "
+                                             "InMemoryDslStoreSuppliers); give the operators a supplier of your own in code");
+        }
         else if (key == "bootstrap.servers") c.bootstrap_servers = value;
         else if (key == "num.stream.threads") c.num_stream_threads = parse_number<int>(key, value);
         else if (key == "commit.interval.ms") c.commit_interval = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
@@ -91,6 +107,9 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         else if (key.rfind("admin.", 0) == 0) c.admin[key.substr(6)] = value;
         else c.kafka[key] = value;
     }
+    // The newer setting wins where both are given.
+    if (dsl_suppliers) c.default_dsl_store = *dsl_suppliers;
+    else if (dsl_store) c.default_dsl_store = *dsl_store;
     return c;
 }
 

@@ -36,6 +36,7 @@ driver_config driver_config::from_properties(const std::map<std::string, std::st
     c.errors = s.errors;
     c.max_async_in_flight_per_task = s.max_async_in_flight_per_task;
     c.default_timestamp_extractor = s.default_timestamp_extractor;
+    c.default_dsl_store = s.default_dsl_store;
     return c;
 }
 

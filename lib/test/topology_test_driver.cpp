@@ -119,6 +119,7 @@ struct topology_test_driver::impl {
         handlers = detail::error_handlers::resolve(config.errors, config.log_and_continue_on_deserialization_error, false);
         env.errors = &handlers;
         env.default_extractor = config.default_timestamp_extractor;
+        env.default_dsl_store = config.default_dsl_store;
         std::filesystem::path root = config.state_dir;
         if (root.empty()) root = temp_dir = make_temp_state_dir();
         env.state_dir = root / config.application_id;

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 
 namespace kstreams {
@@ -67,20 +68,22 @@ struct stream_joined {
     std::string store_name;  ///< names its stores: <store_name>-this-join-store, ...
     bool logging = true;
     std::map<std::string, std::string> log_config{};
-    bool persistent = false;  ///< RocksDB instead of memory
+    /// RocksDB or memory; unset = the application's default.dsl.store (RocksDB unless configured
+    /// in_memory), as Kafka's StreamJoined.
+    std::optional<dsl_store_type> store_type{};
 
     static stream_joined as(std::string store) { stream_joined s; s.store_name = std::move(store); return s; }
     template <class S>
     stream_joined<S, VS, OS> with_key_serde(S s) const {
-        return {std::move(s), value_serde, other_value_serde, name, store_name, logging, log_config, persistent};
+        return {std::move(s), value_serde, other_value_serde, name, store_name, logging, log_config, store_type};
     }
     template <class S>
     stream_joined<KS, S, OS> with_value_serde(S s) const {
-        return {key_serde, std::move(s), other_value_serde, name, store_name, logging, log_config, persistent};
+        return {key_serde, std::move(s), other_value_serde, name, store_name, logging, log_config, store_type};
     }
     template <class S>
     stream_joined<KS, VS, S> with_other_value_serde(S s) const {
-        return {key_serde, value_serde, std::move(s), name, store_name, logging, log_config, persistent};
+        return {key_serde, value_serde, std::move(s), name, store_name, logging, log_config, store_type};
     }
     stream_joined with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
     stream_joined with_store_name(std::string n) const { auto c = *this; c.store_name = std::move(n); return c; }
@@ -91,8 +94,10 @@ struct stream_joined {
         return c;
     }
     stream_joined with_logging_disabled() const { auto c = *this; c.logging = false; return c; }
-    stream_joined with_persistent_stores() const { auto c = *this; c.persistent = true; return c; }
-    stream_joined with_in_memory_stores() const { auto c = *this; c.persistent = false; return c; }
+    stream_joined with_persistent_stores() const { return with_store_type(dsl_store_type::rocks_db); }
+    stream_joined with_in_memory_stores() const { return with_store_type(dsl_store_type::in_memory); }
+    /// Kafka's StreamJoined.withDslStoreSuppliers(built-in RocksDB / in-memory suppliers).
+    stream_joined with_store_type(dsl_store_type t) const { auto c = *this; c.store_type = t; return c; }
 };
 template <class KS, class VS, class OS>
 stream_joined<KS, VS, OS> stream_joined_with(KS ks, VS vs, OS os) { return {std::move(ks), std::move(vs), std::move(os)}; }

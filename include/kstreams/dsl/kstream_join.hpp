@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/join_windows.hpp>
 #include <kstreams/dsl/kstream.hpp>
@@ -38,16 +39,19 @@ inline std::string suffixed_or_generated(builder_state& b, const std::string& us
 }
 
 template <class K, class V>
-std::shared_ptr<const store_builder> join_window_store(const std::string& name, const join_windows& w, bool persistent,
-                                                       bool logging, const std::map<std::string, std::string>& log_config,
+std::shared_ptr<const store_builder> join_window_store(const std::string& name, const join_windows& w,
+                                                       const std::optional<dsl_store_type>& type, bool logging,
+                                                       const std::map<std::string, std::string>& log_config,
                                                        serde_ref<K> ks, serde_ref<V> vs) {
     const std::chrono::milliseconds retention(w.size_ms() + w.grace_ms()), size(w.size_ms());
-    auto supplier = persistent ? stores::persistent_window_store(name, retention, size, true)
-                               : stores::in_memory_window_store(name, retention, size, true);
-    auto b = std::make_shared<window_store_builder<K, V>>(std::move(supplier), std::move(ks), std::move(vs), false);
-    if (logging) b->with_logging_enabled(log_config);
-    else b->with_logging_disabled();
-    return b;
+    return kstreams::detail::dsl_store_of(type, [&](bool rocks_db) {
+        auto supplier = rocks_db ? stores::persistent_window_store(name, retention, size, true)
+                                 : stores::in_memory_window_store(name, retention, size, true);
+        auto b = std::make_shared<window_store_builder<K, V>>(std::move(supplier), ks, vs, false);
+        if (logging) b->with_logging_enabled(log_config);
+        else b->with_logging_disabled();
+        return std::shared_ptr<const store_builder>(std::move(b));
+    });
 }
 
 }  // namespace dsl_detail
@@ -100,12 +104,12 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
     }
 
     dsl_detail::graph_node tw = dsl_detail::processor_node_of<K, V, K, V, dsl_detail::join_window_node<K, V>>(this_windowed, {this_node}, this_store);
-    tw.stores.push_back(dsl_detail::join_window_store<K, V>(this_store, w, sj.persistent, sj.logging, sj.log_config, ks, vs));
+    tw.stores.push_back(dsl_detail::join_window_store<K, V>(this_store, w, sj.store_type, sj.logging, sj.log_config, ks, vs));
     // Kafka labels the join node, a child of both sides: both sides' repartitions keep null keys.
     tw.null_key_relaxed_join = left_outer;
     const std::size_t tw_i = b.add(std::move(tw));
     dsl_detail::graph_node ow = dsl_detail::processor_node_of<K, V2, K, V2, dsl_detail::join_window_node<K, V2>>(other_windowed, {other_node}, other_store);
-    ow.stores.push_back(dsl_detail::join_window_store<K, V2>(other_store, w, sj.persistent, sj.logging, sj.log_config, ks, os));
+    ow.stores.push_back(dsl_detail::join_window_store<K, V2>(other_store, w, sj.store_type, sj.logging, sj.log_config, ks, os));
     ow.null_key_relaxed_join = left_outer;
     const std::size_t ow_i = b.add(std::move(ow));
 
@@ -131,12 +135,14 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
         this_join, {tw_i}, this_spec, codec, fn_t{joiner});
     tj.connected_stores = {other_store};
     if (left_outer) {
-        auto ob = std::make_shared<key_value_store_builder<std::string, std::string>>(stores::key_value_store_builder<std::string, std::string>(
-            sj.persistent ? stores::persistent_key_value_store(outer_store) : stores::in_memory_key_value_store(outer_store)));
-        ob->with_caching_disabled();
-        if (sj.logging) ob->with_logging_enabled(sj.log_config);
-        else ob->with_logging_disabled();
-        tj.stores.push_back(std::move(ob));
+        tj.stores.push_back(kstreams::detail::dsl_store_of(sj.store_type, [&](bool rocks_db) {
+            auto ob = std::make_shared<key_value_store_builder<std::string, std::string>>(stores::key_value_store_builder<std::string, std::string>(
+                rocks_db ? stores::persistent_key_value_store(outer_store) : stores::in_memory_key_value_store(outer_store)));
+            ob->with_caching_disabled();
+            if (sj.logging) ob->with_logging_enabled(sj.log_config);
+            else ob->with_logging_disabled();
+            return std::shared_ptr<const store_builder>(std::move(ob));
+        }));
     }
     const std::size_t tj_i = b.add(std::move(tj));
     dsl_detail::graph_node oj = dsl_detail::processor_node_of<K, V2, K, VOut, dsl_detail::stream_join_node<K, V2, V, VOut, fn_t, false>>(

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/dsl/detail/fk_join_wire.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/detail/value_getter.hpp>
@@ -143,13 +144,17 @@ auto ktable<K, V>::do_fk_join(const ktable<KO, VO>& other, Fk foreign_key, F joi
         d::graph_node recv = d::processor_node_of<KO, d::subscription_wrapper, KO, d::subscription_wrapper, d::subscription_receive_node<KO>>(
             receive, {sub_src}, store, fks);
         {
-            // Kafka's SubscriptionStoreFactory: the default (RocksDB) store, logged, never cached.
-            auto sb = std::make_shared<key_value_store_builder<std::string, value_and_timestamp<d::subscription_wrapper>>>(
-                stores::timestamped_key_value_store_builder<std::string, d::subscription_wrapper>(
-                    stores::persistent_timestamped_key_value_store(store), serde<std::string>{}, d::subscription_wrapper_serde{}));
-            sb->with_caching_disabled();
-            sb->with_logging_enabled();
-            recv.stores.push_back(std::move(sb));
+            // Kafka's SubscriptionStoreFactory: the default store kind (default.dsl.store), logged,
+            // never cached.
+            recv.stores.push_back(kstreams::detail::dsl_store_of(std::nullopt, [&](bool rocks_db) {
+                auto sb = std::make_shared<key_value_store_builder<std::string, value_and_timestamp<d::subscription_wrapper>>>(
+                    stores::timestamped_key_value_store_builder<std::string, d::subscription_wrapper>(
+                        rocks_db ? stores::persistent_timestamped_key_value_store(store) : stores::in_memory_key_value_store(store),
+                        serde<std::string>{}, d::subscription_wrapper_serde{}));
+                sb->with_caching_disabled();
+                sb->with_logging_enabled();
+                return std::shared_ptr<const store_builder>(std::move(sb));
+            }));
         }
         const std::size_t recv_i = b.add(std::move(recv));
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/detail/recompute_store.hpp>
 #include <kstreams/detail/topology_model.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
@@ -102,7 +103,9 @@ struct materialized {
     bool logging = true;
     std::map<std::string, std::string> log_config{};
     store_supplier_factory supplier{};
-    bool persistent = true;  ///< RocksDB, as Kafka Streams' default; false = memory (when no supplier is given)
+    /// RocksDB or memory (when no supplier is given); unset = the application's default.dsl.store
+    /// (RocksDB unless configured in_memory), as Kafka's.
+    std::optional<dsl_store_type> store_type{};
     /// Windowed aggregations: how long windows are kept (default: window size + grace, the least allowed).
     std::optional<std::chrono::milliseconds> retention{};
     /// Windowed aggregations: the byte store (its retention and window size are the supplier's).
@@ -124,9 +127,9 @@ struct materialized {
         return m;
     }
     template <class S>
-    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier, versioned_supplier, recovery_mode}; }
+    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, store_type, retention, window_supplier, versioned_supplier, recovery_mode}; }
     template <class S>
-    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, persistent, retention, window_supplier, versioned_supplier, recovery_mode}; }
+    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, store_type, retention, window_supplier, versioned_supplier, recovery_mode}; }
     materialized with_caching_enabled() const { auto c = *this; c.caching = true; return c; }
     materialized with_caching_disabled() const { auto c = *this; c.caching = false; return c; }
     materialized with_logging_enabled(std::map<std::string, std::string> config = {}) const {
@@ -153,10 +156,15 @@ struct materialized {
     }
     /// How long a windowed aggregation keeps its windows: at least window size + grace.
     materialized with_retention(std::chrono::milliseconds r) const { auto c = *this; c.retention = r; return c; }
-    /// Keeps the store in RocksDB under the state directory: the default, as in Kafka Streams.
-    materialized with_persistent_store() const { auto c = *this; c.persistent = true; return c; }
+    /// Keeps the store in RocksDB under the state directory (Kafka's withStoreType(ROCKS_DB)),
+    /// whatever default.dsl.store says.
+    materialized with_persistent_store() const { return with_store_type(dsl_store_type::rocks_db); }
     /// Keeps the store in memory: faster, but restored from its changelog on every start.
-    materialized with_in_memory_store() const { auto c = *this; c.persistent = false; return c; }
+    materialized with_in_memory_store() const { return with_store_type(dsl_store_type::in_memory); }
+    /// Kafka's Materialized.withStoreType(StoreType / built-in DslStoreSuppliers).
+    materialized with_store_type(dsl_store_type t) const { auto c = *this; c.store_type = t; return c; }
+    /// Kafka's Materialized.as(StoreType / built-in DslStoreSuppliers): an unnamed store of that kind.
+    static materialized as(dsl_store_type t) { materialized m; m.store_type = t; return m; }
     /// How the store survives a failure: recovery::changelog (the default, Kafka Streams' only
     /// way) or recovery::recompute, for time-windowed aggregations (tumbling, hopping) only (any
     /// other store asking for it is refused when the topology is built): the store is kept in

@@ -17,6 +17,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/error_handlers.hpp>
 #include <kstreams/metrics.hpp>
 #include <kstreams/record.hpp>
@@ -84,6 +85,9 @@ struct driver_config {
     /// `default.timestamp.extractor`, as streams_config's (kstreams/timestamp_extractors.hpp): for
     /// sources without an extractor of their own; empty = the record's own timestamp.
     timestamp_extractor default_timestamp_extractor;
+    /// `default.dsl.store` / `dsl.store.suppliers.class`, as streams_config's: the kind of the DSL
+    /// stores whose operators leave it open.
+    dsl_store_type default_dsl_store = dsl_store_type::rocks_db;
 
     /// Reads Kafka Streams properties as Kafka's `TopologyTestDriver(topology, properties)` does:
     /// `application.id`, `state.dir`, `statestore.cache.max.bytes` (or the older

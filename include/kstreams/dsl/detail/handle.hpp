@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/detail/sink_node.hpp>
 #include <kstreams/detail/source_node.hpp>
 #include <kstreams/dsl/change.hpp>
@@ -106,13 +107,19 @@ template <class K, class V, class KS, class VS>
 std::shared_ptr<const store_builder> timestamped_store_builder(const builder_state& b, const std::string& name,
                                                                const materialized<KS, VS>& m, serde_ref<K> ks,
                                                                serde_ref<V> vs) {
-    auto supplier = m.supplier ? m.supplier(name)
-                    : m.persistent ? stores::persistent_timestamped_key_value_store(name)
-                                   : b.default_store_supplier(name);
-    auto builder = std::make_shared<key_value_store_builder<K, value_and_timestamp<V>>>(
-        stores::timestamped_key_value_store_builder<K, V>(std::move(supplier), std::move(ks), std::move(vs)));
-    apply_cache_and_log(*builder, m);
-    return with_recovery_of(std::move(builder), m, false);
+    (void)b;
+    auto make = [&](std::shared_ptr<const key_value_bytes_store_supplier> supplier) {
+        auto builder = std::make_shared<key_value_store_builder<K, value_and_timestamp<V>>>(
+            stores::timestamped_key_value_store_builder<K, V>(std::move(supplier), ks, vs));
+        apply_cache_and_log(*builder, m);
+        return std::shared_ptr<const store_builder>(std::move(builder));
+    };
+    if (m.supplier) return with_recovery_of(make(m.supplier(name)), m, false);
+    return with_recovery_of(kstreams::detail::dsl_store_of(m.store_type, [&](bool rocks_db) {
+                                return make(rocks_db ? stores::persistent_timestamped_key_value_store(name)
+                                                     : stores::in_memory_key_value_store(name));
+                            }),
+                            m, false);
 }
 
 /// The store builder of a materialized table: versioned when `materialized` has a versioned

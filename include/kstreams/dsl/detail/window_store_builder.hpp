@@ -1,7 +1,7 @@
 // The store of a windowed aggregation: a timestamped window store as Kafka's
 // TimeWindowedKStreamImpl / SlidingWindowedKStreamImpl materialize it, or a session store as
-// SessionWindowedKStreamImpl does (RocksDB unless with_in_memory_store(), retention at least the
-// span a window stays open).
+// SessionWindowedKStreamImpl does (RocksDB unless with_in_memory_store() or default.dsl.store
+// says in_memory, retention at least the span a window stays open).
 #pragma once
 
 #include <chrono>
@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/dsl/options.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 #include <kstreams/error.hpp>
@@ -38,21 +39,27 @@ std::shared_ptr<const store_builder> timestamped_window_store_builder(const std:
                                                                       std::int64_t window_size, std::int64_t min_retention,
                                                                       serde_ref<K> ks, serde_ref<V> vs, bool emit_final = false,
                                                                       bool no_cache = false, bool sliding = false) {
+    // A store recovered by recomputation is kept in memory, unlogged, whatever else was asked.
     const bool recompute = m.recovery_mode == kstreams::recovery::recompute;
-    const bool persistent = m.persistent && !recompute;  // a recomputed store is kept in memory
-    std::shared_ptr<const window_bytes_store_supplier> supplier = m.window_supplier;
-    if (!supplier) {
-        const std::chrono::milliseconds r{window_retention(name, m, min_retention, "window store")}, size{window_size};
-        if (persistent && emit_final) supplier = kstreams::detail::time_ordered_window_store(name, r.count(), size.count());
-        else supplier = persistent ? stores::persistent_timestamped_window_store(name, r, size, false)
-                                   : stores::in_memory_window_store(name, r, size, false);
-    }
-    auto builder = std::make_shared<window_store_builder<K, value_and_timestamp<V>>>(
-        stores::timestamped_window_store_builder<K, V>(std::move(supplier), std::move(ks), std::move(vs)));
-    apply_cache_and_log(*builder, m);
-    if (no_cache) builder->with_caching_disabled();
-    if (recompute) builder->with_logging_disabled();
-    return with_recovery_of(std::move(builder), m, true, sliding ? "sliding windows" : nullptr);
+    auto make = [&](std::shared_ptr<const window_bytes_store_supplier> supplier) {
+        auto builder = std::make_shared<window_store_builder<K, value_and_timestamp<V>>>(
+            stores::timestamped_window_store_builder<K, V>(std::move(supplier), ks, vs));
+        apply_cache_and_log(*builder, m);
+        if (no_cache) builder->with_caching_disabled();
+        if (recompute) builder->with_logging_disabled();
+        return std::shared_ptr<const store_builder>(std::move(builder));
+    };
+    const char* not_yet = sliding ? "sliding windows" : nullptr;
+    if (m.window_supplier) return with_recovery_of(make(m.window_supplier), m, true, not_yet);
+    const std::chrono::milliseconds r{window_retention(name, m, min_retention, "window store")}, size{window_size};
+    const std::optional<dsl_store_type> type = recompute ? std::optional(dsl_store_type::in_memory) : m.store_type;
+    return with_recovery_of(kstreams::detail::dsl_store_of(type, [&](bool rocks_db) {
+                                if (rocks_db && emit_final)
+                                    return make(kstreams::detail::time_ordered_window_store(name, r.count(), size.count()));
+                                return make(rocks_db ? stores::persistent_timestamped_window_store(name, r, size, false)
+                                                     : stores::in_memory_window_store(name, r, size, false));
+                            }),
+                            m, true, not_yet);
 }
 
 /// A session aggregation's store; `min_retention` is gap + grace. Emitting on window close, it is
@@ -63,15 +70,19 @@ std::shared_ptr<const store_builder> session_store_builder_of(const std::string&
                                                               bool emit_final) {
     const std::chrono::milliseconds r{window_retention(name, m, min_retention, "session store")};
     const bool recompute = m.recovery_mode == kstreams::recovery::recompute;
-    auto supplier = !m.persistent || recompute ? stores::in_memory_session_store(name, r)
-                    : emit_final  ? kstreams::detail::time_ordered_session_store(name, r.count())
-                                  : stores::persistent_session_store(name, r);
-    auto builder = std::make_shared<session_store_builder<K, V>>(
-        stores::session_store_builder<K, V>(std::move(supplier), std::move(ks), std::move(vs)));
-    apply_cache_and_log(*builder, m);
-    if (emit_final) builder->with_caching_disabled();
-    if (recompute) builder->with_logging_disabled();
-    return with_recovery_of(std::move(builder), m, true, "session windows");
+    const std::optional<dsl_store_type> type = recompute ? std::optional(dsl_store_type::in_memory) : m.store_type;
+    return with_recovery_of(kstreams::detail::dsl_store_of(type, [&](bool rocks_db) {
+                                auto supplier = !rocks_db   ? stores::in_memory_session_store(name, r)
+                                                : emit_final ? kstreams::detail::time_ordered_session_store(name, r.count())
+                                                             : stores::persistent_session_store(name, r);
+                                auto builder = std::make_shared<session_store_builder<K, V>>(
+                                    stores::session_store_builder<K, V>(std::move(supplier), ks, vs));
+                                apply_cache_and_log(*builder, m);
+                                if (emit_final) builder->with_caching_disabled();
+                                if (recompute) builder->with_logging_disabled();
+                                return std::shared_ptr<const store_builder>(std::move(builder));
+                            }),
+                            m, true, "session windows");
 }
 
 }  // namespace kstreams::dsl_detail
