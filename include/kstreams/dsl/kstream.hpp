@@ -146,7 +146,7 @@ public:
     /// As print(), each line "[label]: " and the mapper's result (printed::with_key_value_mapper).
     template <class F>
     void print(printed_mapped<F> p) const {
-        static_assert(dsl_detail::kv_invocable<F, K, V>,
+        static_assert(std::is_same_v<F, dsl_detail::print_key_and_value> || dsl_detail::kv_invocable<F, K, V>,
                       "kstreams: print(): the key-value mapper must take (key, value) or (value) of this stream's types");
         const std::string name = b_->name_or_generate(p.name, dsl_detail::names::printer);
         // Kafka Streams labels the lines with the printed stream's name unless given a label.
