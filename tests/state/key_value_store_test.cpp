@@ -343,6 +343,7 @@ TEST_CASE("rocksdb store: writes held in memory are what every read, scan and re
     CHECK_FALSE(store.get("g"));
     store.flush();
     CHECK(store.get("r") == "restored");
+}
 
 TEST_CASE("lru_map: evicts the least recently read or written key past its size; a logged one writes the eviction as a tombstone") {
     test_store_context ctx;
