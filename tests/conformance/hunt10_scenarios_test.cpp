@@ -445,6 +445,36 @@ TEST_CASE("merged_streams_windowed") {
     h.finish();
 }
 
+TEST_CASE("suppress_time_limit_join") {
+    streams_builder b;
+    auto lt = b.table<str, str>("left");
+    auto rt = b.table<str, str>("right");
+    lt.join(rt, [](const str& x, const str& y) { return x + "+" + y; })
+        .suppress(suppressed::until_time_limit(5ms, buffer_config::max_records(2).emit_early_when_full()))
+        .to_stream()
+        .to("out-inner");
+    lt.left_join(rt, [](const str& x, const ostr& y) { return x + "+" + show(y); }, materialized<>::as("lj"))
+        .suppress(suppressed::until_time_limit(0ms, buffer_config::unbounded()))
+        .to_stream()
+        .to("out-left");
+    harness h("suppress_time_limit_join", b.build());
+    h.input("left", s, s).input("right", s, s).output("out-inner", s, s).output("out-left", s, s);
+    h.pipe("left", S("a"), S("l1"), 1);
+    h.pipe("right", S("a"), S("r1"), 2);
+    h.pipe("left", S("b"), S("l2"), 3);
+    h.pipe("right", S("b"), S("r2"), 4);
+    h.pipe("right", S("c"), S("r3"), 5);
+    h.pipe("left", S("c"), S("l3"), 6);
+    h.pipe("left", S("a"), S("l4"), 6);
+    h.pipe("right", S("a"), null, 8);
+    h.pipe("left", S("d"), S("l5"), 20);
+    h.pipe("right", S("b"), S("r6"), 21);
+    h.pipe("left", S("b"), null, 22);
+    h.pipe("right", S("d"), S("r7"), 40);
+    h.finish();
+}
+
+
 TEST_CASE("plain_store_timestamps") {
     streams_builder b;
     auto ta = b.table<str, str>("ta", materialized<>::as(stores::in_memory_key_value_store("ta-store")));

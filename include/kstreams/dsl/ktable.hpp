@@ -327,11 +327,16 @@ private:
         const std::string store = s.name.empty() ? b_->new_store_name(dsl_detail::names::suppress) : s.name + "-store";
         // The buffer keeps the old value a key had when first buffered (Kafka forces it upstream).
         b_->enable_send_old_values(node_);
+        const serde_ref<K> ks = dsl_detail::buffer_serde(key_serde_);
+        const serde_ref<V> vs = dsl_detail::buffer_serde(value_serde_);
+        if (!ks || !vs)
+            throw topology_error("suppress " + name + ": the table's " + (ks ? "value" : "key") +
+                                 " type has no serde; materialize the table upstream with one");
         auto info = child_info();
-        info->view = dsl_detail::suppress_view<K, V>(node_, store, key_serde_, value_serde_);
+        info->view = dsl_detail::suppress_view<K, V>(node_, store, ks, vs);
         dsl_detail::graph_node g =
             dsl_detail::processor_node_of<K, change<V>, K, change<V>, dsl_detail::table_suppress_node<K, V>>(
-                name, {node_}, store, s.buffer, final_results, wait, key_serde_, value_serde_);
+                name, {node_}, store, s.buffer, final_results, wait, ks, vs);
         g.stores.push_back(dsl_detail::suppress_buffer_builder(store, s.buffer.logging, s.buffer.log_config));
         return ktable(b_, b_->add(with_table(std::move(g), std::move(info))), key_serde_, value_serde_);
     }

@@ -52,6 +52,16 @@ inline std::int64_t window_close_grace(builder_state& b, std::size_t node, const
     return grace;
 }
 
+/// The serde a suppress buffer writes T with: the table's, else T's default serde (Kafka's buffer
+/// falls back to the default serdes, e.g. after an unmaterialized join whose result has none);
+/// empty when T has neither.
+template <class T>
+serde_ref<T> buffer_serde(const serde_ref<T>& table_serde) {
+    if (table_serde) return table_serde;
+    if constexpr (has_default_serde<T>) return serde_ref<T>(serde<T>{});
+    else return {};
+}
+
 template <class K, class V>
 class table_suppress_node final : public kstreams::detail::node {
 public:

@@ -477,6 +477,35 @@ final class Hunt10Scenarios {
             h.finish();
         });
 
+        // Time limits on a table-table join's result (a buffer of two records emitting early) and
+        // on a left join's materialized result (no wait).
+        scenarios.put("suppress_time_limit_join", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, String> l = b.table("left", SS);
+            KTable<String, String> r = b.table("right", SS);
+            l.join(r, (x, y) -> x + "+" + y)
+                .suppress(Suppressed.untilTimeLimit(Duration.ofMillis(5), BufferConfig.maxRecords(2).emitEarlyWhenFull()))
+                .toStream().to("out-inner", PSS);
+            l.leftJoin(r, (x, y) -> x + "+" + show(y), Materialized.as("lj"))
+                .suppress(Suppressed.untilTimeLimit(Duration.ZERO, BufferConfig.unbounded()))
+                .toStream().to("out-left", PSS);
+            Harness h = new Harness(b.build(), out).input("left", S, S).input("right", S, S).output("out-inner", S, S)
+                .output("out-left", S, S);
+            h.pipe("left", "a", "l1", 1);
+            h.pipe("right", "a", "r1", 2);
+            h.pipe("left", "b", "l2", 3);
+            h.pipe("right", "b", "r2", 4);
+            h.pipe("right", "c", "r3", 5);
+            h.pipe("left", "c", "l3", 6);
+            h.pipe("left", "a", "l4", 6);
+            h.pipe("right", "a", null, 8);
+            h.pipe("left", "d", "l5", 20);
+            h.pipe("right", "b", "r6", 21);
+            h.pipe("left", "b", null, 22);
+            h.pipe("right", "d", "r7", 40);
+            h.finish();
+        });
+
         // Tables in key-value stores that keep no timestamps (Stores.inMemoryKeyValueStore,
         // persistentKeyValueStore: Kafka reads their rows back with timestamp -1 unless a cache
         // still holds them), cached and not, joined with tables that keep them: a result's
