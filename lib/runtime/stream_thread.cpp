@@ -295,6 +295,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         tm.max_task_idle_ms = cfg.max_task_idle.count();
         tm.buffered_records_per_partition = cfg.buffered_records_per_partition;
         tm.commit_interval_ms = cfg.effective_commit_interval().count();
+        tm.bound_turns = true;
         tm.exactly_once = eos;
         tm.restore_stall_timeout = client_timeout;
         tm.restore_listener = ctx.restore_listener.get();
@@ -635,11 +636,14 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     /// then rethrows what a turn threw (unless `rethrow` is false: the thread fails already), so
     /// that nothing of a failed task is committed.
     task<void> quiesce(bool rethrow = true) {
+        // Turns in progress end at their next look at the clock instead of after their batch.
+        if (in_turn > 0) tasks->yield_turns(true);
         while (in_turn > 0) {
             join_timer->expires_at(asio::steady_timer::time_point::max());
             boost::system::error_code ec;
             co_await join_timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
         }
+        if (tasks) tasks->yield_turns(false);
         if (rethrow && turns_error) std::rethrow_exception(std::exchange(turns_error, nullptr));
     }
 

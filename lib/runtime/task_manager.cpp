@@ -1,6 +1,7 @@
 #include "lib/runtime/task_manager.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include <kstreams/error.hpp>
 
@@ -57,6 +58,9 @@ struct task_manager::managed_task {
     std::vector<fetched_record> fetch_buffer;
     std::int64_t next_punctuation = INT64_MAX;  ///< as of the last turn
     bool in_turn = false;  ///< between begin_turn and end_turn (the runner's side only)
+    /// Bounded turns: records between looks at the clock, adapted to the task's pace (halved when
+    /// a millisecond or more passed between two looks, doubled when none did).
+    std::size_t records_per_look = 64;
     /// Offsets to commit (with their metadata), noted by prepare_commit.
     struct commit_entry {
         partition_queue* queue = nullptr;
@@ -673,7 +677,8 @@ bool task_manager::process(std::optional<std::int64_t>& idle_until) {
     return progressed;
 }
 
-bool task_manager::process_task(managed_task& t, std::int64_t now, std::optional<std::int64_t>& idle_until) {
+bool task_manager::process_task(managed_task& t, std::int64_t now, std::optional<std::int64_t>& idle_until,
+                                bool bounded) {
     auto lag_of = [this](const partition_queue& q) { return consumer_.lag(q.tp(), q.received_up_to()); };
     const std::size_t max_in_flight = std::max<std::size_t>(1, config_.max_async_in_flight);
     stream_task& task = *t.task;
@@ -684,6 +689,13 @@ bool task_manager::process_task(managed_task& t, std::int64_t now, std::optional
         progressed = task.maybe_punctuate_stream_time() || progressed;
         progressed = task.maybe_punctuate_wall_clock() || progressed;
     }
+    // A bounded turn looks at the clock every records_per_look records: it ends at the commit
+    // deadline or when the runner asks (Kafka's StreamThread sizes its process loop by the time
+    // left to the commit interval). Nothing per record but the comparison with next_look.
+    const std::size_t max_look = std::max<std::size_t>(1, config_.records_per_round);
+    const std::int64_t deadline = config_.commit_interval_ms >= 0 ? next_commit_ : INT64_MAX;
+    std::size_t next_look = bounded ? std::min(t.records_per_look, max_look) : std::numeric_limits<std::size_t>::max();
+    std::int64_t last_look = now;
     std::size_t n = 0;
     while (n < config_.records_per_round && task.async_in_flight() < max_in_flight) {
         partition_queue* q = t.group.next(now, config_.max_task_idle_ms, lag_of, idle_until);
@@ -691,6 +703,14 @@ bool task_manager::process_task(managed_task& t, std::int64_t now, std::optional
         process_one(t, *q, now);
         ++n;
         if (task.punctuation_waiting()) break;
+        if (n == next_look) [[unlikely]] {
+            const std::int64_t at = env_.wall_clock();
+            if (at - last_look > 1) t.records_per_look = std::max<std::size_t>(1, t.records_per_look / 2);
+            else if (at == last_look) t.records_per_look = std::min(max_look, t.records_per_look * 2);
+            if (at >= deadline || yield_turns_.load(std::memory_order_relaxed)) break;
+            last_look = at;
+            next_look = n + t.records_per_look;
+        }
     }
     return progressed || n > 0;
 }
@@ -722,7 +742,8 @@ task_manager::turn_result task_manager::turn(managed_task& t) {
     if (!t.restoring && !t.corrupted) {
         try {
             for (auto& q : t.group.queues()) r.progressed = fill(t, *q) || r.progressed;
-            if (!hold_processing_) r.progressed = process_task(t, env_.wall_clock(), r.idle_until) || r.progressed;
+            if (!hold_processing_)
+                r.progressed = process_task(t, env_.wall_clock(), r.idle_until, config_.bound_turns) || r.progressed;
             r.progressed = task.maybe_punctuate_wall_clock() || r.progressed;
         } catch (const state::corrupted_store_error& e) {
             note_corruption(t, e);

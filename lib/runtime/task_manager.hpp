@@ -83,6 +83,13 @@ struct task_manager_config {
     bool exactly_once = false;
     /// Interactive queries: the tasks are registered here while they are open (the Kafka runtime).
     std::shared_ptr<query_registry> queries;
+    /// A task's turn (turn()) ends early at the commit deadline, or once the runner asks
+    /// (yield_turns), rather than after records_per_round records (Kafka's StreamThread sizes its
+    /// process loop by the time left to the commit interval): so a slow task delays a commit or a
+    /// rebalance by a few milliseconds (or one record), not by a whole turn. The clock is read
+    /// between records only as often as the task's pace needs (never per record for fast ones).
+    /// Off (the test driver): turns are as long as records_per_round.
+    bool bound_turns = false;
 };
 
 /// Restoration progress of one store's changelog partition.
@@ -195,6 +202,9 @@ public:
     /// While held, process() takes no new records (so that records in flight drain before a
     /// revocation or a close).
     void hold_processing(bool on) { hold_processing_.store(on, std::memory_order_relaxed); }
+    /// With bound_turns: while set, turns in progress end at their next look at the clock (the
+    /// runner waits for them: to commit, rebalance or close).
+    void yield_turns(bool on) { yield_turns_.store(on, std::memory_order_relaxed); }
 
     // ---- queries ------------------------------------------------------------------------------
     /// Records in flight in async processors, over all tasks. Close and revoke only once it is 0.
@@ -250,8 +260,10 @@ private:
     void suspend_restoration(managed_task& t);
     void process_one(managed_task& t, partition_queue& q, std::int64_t now);
     bool fill(managed_task& t, partition_queue& q);
-    /// Up to records_per_round records of the task; whether it processed any.
-    bool process_task(managed_task& t, std::int64_t now, std::optional<std::int64_t>& idle_until);
+    /// Up to records_per_round records of the task (in a bounded turn, fewer once the commit is
+    /// due or the runner asks the turns to end); whether it processed any.
+    bool process_task(managed_task& t, std::int64_t now, std::optional<std::int64_t>& idle_until,
+                      bool bounded = false);
     void retire(managed_task& t);
 
     const topology_model& model_;
@@ -273,6 +285,7 @@ private:
     std::chrono::steady_clock::time_point last_restore_progress_{};
     kstreams::metrics closed_task_metrics_;  ///< counters of closed tasks with their own environment
     std::atomic<bool> hold_processing_{false};  ///< read by turns on the tasks' threads
+    std::atomic<bool> yield_turns_{false};      ///< read by turns on the tasks' threads
 };
 
 }  // namespace kstreams::detail

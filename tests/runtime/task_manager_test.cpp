@@ -512,3 +512,81 @@ TEST_CASE("task manager, exactly-once: a suspended task writes its checkpoint; r
     f.tm->assign({in0});
     CHECK_FALSE(std::filesystem::exists(file));
 }
+
+namespace {
+
+/// Takes 10 ms of the fixture's clock per record.
+struct slow_forwarder : processor<str, str, str, str> {
+    std::int64_t* clock = nullptr;
+    void process(const record<str, str>& r) override {
+        *clock += 10;
+        context().forward(r);
+    }
+};
+
+/// The fixture over in -> slow -> out, its turns bounded (the Kafka runtime's setting).
+void make_slow(fixture& f) {
+    f.tm.reset();  // it reads the topology being replaced
+    f.topo = topology();
+    f.topo.add_source<str, str>("src", {"in"})
+        .add_processor("slow", [&f] {
+            auto p = std::make_unique<slow_forwarder>();
+            p->clock = &f.now;
+            return p;
+        }, {"src"})
+        .add_sink<str, str>("sink", "out", {"slow"});
+    f.groups = detail::group_topology(f.topo.model());
+    f.cfg.bound_turns = true;
+    f.restart();
+    f.tm->assign({in0});
+    while (f.tm->restoring()) f.tm->restore_step();
+}
+
+/// One turn of the (only) running task, as the Kafka runtime hands it out; the records it processed.
+std::size_t task_turn(fixture& f) {
+    const auto running = f.tm->running_tasks();
+    REQUIRE(running.size() == 1);
+    const std::size_t before = f.outputs();
+    f.tm->begin_turn(*running[0]);
+    f.tm->turn(*running[0]);
+    f.tm->end_turn(*running[0]);
+    return f.outputs() - before;
+}
+
+}  // namespace
+
+TEST_CASE("task manager: a bounded turn ends at the commit deadline; a slow task's turns shrink to the interval") {
+    fixture f(false, false, 100);  // commit.interval.ms 100, next commit at 100
+    make_slow(f);
+    for (int i = 0; i < 3000; ++i) f.consumer.add(in0, "k", "v", i);
+    // The first look at the clock comes after 64 records (640 ms): past the deadline, the turn ends
+    // there, not after records_per_round (1000) records, 10 s.
+    CHECK(task_turn(f) == 64);
+    CHECK(f.tm->commit_due());
+    std::vector<std::size_t> sizes;
+    for (int i = 0; i < 8; ++i) {
+        f.tm->maybe_commit();
+        const std::int64_t deadline = f.now + 100;
+        sizes.push_back(task_turn(f));
+        CHECK(f.now - deadline < 64 * 10);  // never a whole turn past it
+    }
+    // The looks come closer (every 32, 16, ... records) until the clock is read after each record:
+    // then a turn is the commit interval, 10 records, and ends on the deadline.
+    CHECK(sizes == std::vector<std::size_t>{32, 16, 12, 10, 10, 10, 10, 10});
+    f.tm->maybe_commit();
+    const std::int64_t deadline = f.now + 100;
+    task_turn(f);
+    CHECK(f.now == deadline);
+}
+
+TEST_CASE("task manager: a bounded turn ends early when the runner asks (to commit, rebalance or close)") {
+    fixture f(false, false, -1);  // commits only when asked: no deadline
+    make_slow(f);
+    for (int i = 0; i < 3000; ++i) f.consumer.add(in0, "k", "v", i);
+    // No deadline, no one asking: all it has buffered (a fill fetches up to 500 records).
+    CHECK(task_turn(f) == 500);
+    f.tm->yield_turns(true);
+    CHECK(task_turn(f) == 1);  // ends at its next look at the clock, after every record by now
+    f.tm->yield_turns(false);
+    CHECK(task_turn(f) == 999);  // the 499 left and the 500 fetched
+}
