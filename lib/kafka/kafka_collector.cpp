@@ -130,13 +130,17 @@ void kafka_collector::delivered(const rd_kafka_message_t* msg) {
     }
     ++acknowledged_;
     // Only changelog offsets are needed (for checkpoints); the name lookup is skipped otherwise.
-    if (!changelog_topics_.empty()) {
-        const char* name = rd_kafka_topic_name(msg->rkt);
-        if (changelog_topics_.count(std::string_view(name))) {
-            auto& off = changelog_offsets_[{name, msg->partition}];
-            if (msg->offset > off) off = msg->offset;
-        }
+    if (changelog_topics_.empty()) return;
+    // Reports come in runs of one partition's batch: the partition of the last one is looked up
+    // again only when the run ends (a changelog record per store write reports here).
+    const std::string_view name = rd_kafka_topic_name(msg->rkt);
+    if (msg->partition != last_reported_.partition || name != last_reported_.topic) {
+        last_reported_.topic.assign(name);
+        last_reported_.partition = msg->partition;
+        last_reported_.offset =
+            changelog_topics_.count(name) ? &changelog_offsets_[{std::string(name), msg->partition}] : nullptr;
     }
+    if (last_reported_.offset && msg->offset > *last_reported_.offset) *last_reported_.offset = msg->offset;
 }
 
 bool kafka_collector::handle_production_error(const failed_record& record, const std::string& what,
@@ -265,8 +269,29 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
             transaction_failed(e, "begin a transaction", deadline);
         in_transaction_.store(true, std::memory_order_release);
     }
-    // Every record delivered first, so that a failed one is known before anything commits: under
-    // the fail policy it stops the thread with nothing committed (the transaction aborted).
+    // The offsets first: sending them takes two round trips to the group coordinator, which run
+    // while the brokers take the records still in flight (as Java's producer sends them before
+    // its commitTransaction flushes). They count only once the transaction commits.
+    if (with_offsets) {
+        rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata(consumer);
+        for (;;) {
+            rd_kafka_error_t* e = rd_kafka_send_offsets_to_transaction(producer_.get(), offsets, group,
+                                                                       std::max(1000, remaining_ms(deadline)));
+            if (!e) break;
+            if (rd_kafka_error_is_retriable(e) && std::chrono::steady_clock::now() < deadline) {
+                KSTREAMS_LOG(warn, std::string("sending offsets to the transaction: ") + rd_kafka_error_string(e) +
+                                       "; retrying");
+                rd_kafka_error_destroy(e);
+                continue;
+            }
+            rd_kafka_consumer_group_metadata_destroy(group);
+            transaction_failed(e, "send the consumed offsets to the transaction", deadline);
+        }
+        rd_kafka_consumer_group_metadata_destroy(group);
+    }
+    // Every record delivered before the commit, so that a failed one is known before anything
+    // commits: under the fail policy it stops the thread with nothing committed (the transaction
+    // aborted, the offsets sent in it too).
     for (;;) {
         rd_kafka_resp_err_t err;
         {
@@ -285,23 +310,6 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
             throw streams_error(std::string("the producer could not deliver the transaction's records within ") +
                                 std::to_string(task_timeout_.count()) + " ms (task.timeout.ms)");
         }
-    }
-    if (with_offsets) {
-        rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata(consumer);
-        for (;;) {
-            rd_kafka_error_t* e = rd_kafka_send_offsets_to_transaction(producer_.get(), offsets, group,
-                                                                       std::max(1000, remaining_ms(deadline)));
-            if (!e) break;
-            if (rd_kafka_error_is_retriable(e) && std::chrono::steady_clock::now() < deadline) {
-                KSTREAMS_LOG(warn, std::string("sending offsets to the transaction: ") + rd_kafka_error_string(e) +
-                                       "; retrying");
-                rd_kafka_error_destroy(e);
-                continue;
-            }
-            rd_kafka_consumer_group_metadata_destroy(group);
-            transaction_failed(e, "send the consumed offsets to the transaction", deadline);
-        }
-        rd_kafka_consumer_group_metadata_destroy(group);
     }
     for (;;) {
         rd_kafka_error_t* e = rd_kafka_commit_transaction(producer_.get(), std::max(1000, remaining_ms(deadline)));

@@ -109,6 +109,13 @@ private:
     mutable std::mutex mutex_;  ///< what follows, and the delivery callbacks
     std::map<std::string, std::int32_t, std::less<>> partition_counts_;
     std::map<std::pair<std::string, std::int32_t>, std::int64_t> changelog_offsets_;
+    /// The partition of the last delivery report and its slot in changelog_offsets_ (null: not a
+    /// changelog): the map's nodes stay where they are and nothing is erased from it.
+    struct {
+        std::string topic;
+        std::int32_t partition = -1;
+        std::int64_t* offset = nullptr;
+    } last_reported_;
     std::string failure_;
     std::uint64_t acknowledged_ = 0;   ///< records the brokers acknowledged (all topics)
     std::uint64_t dropped_ = 0;        ///< failed deliveries dropped under log-and-continue
