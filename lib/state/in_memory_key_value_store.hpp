@@ -9,6 +9,8 @@
 
 #include <kstreams/state/bytes_store.hpp>
 
+#include "lib/state/byte_key_hash.hpp"
+
 namespace kstreams::state {
 
 /// Kafka's store is one ordered TreeMap. Here point operations (the per-record path: a get then a
@@ -38,11 +40,7 @@ public:
     std::uint64_t approximate_num_entries() override { return table_.size(); }
 
 private:
-    struct key_hash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view k) const noexcept { return std::hash<std::string_view>{}(k); }
-    };
-    using table = std::unordered_map<std::string, std::string, key_hash, std::equal_to<>>;
+    using table = std::unordered_map<std::string, std::string, byte_key_hash, std::equal_to<>>;
     using entry = table::value_type;  // nodes never move, so the index can point at them
     /// Unsigned lexicographic order of the keys, as the byte-store contract asks.
     struct by_key {

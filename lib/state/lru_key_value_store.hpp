@@ -16,6 +16,8 @@
 
 #include <kstreams/state/bytes_store.hpp>
 
+#include "lib/state/byte_key_hash.hpp"
+
 namespace kstreams::state {
 
 class lru_key_value_store final : public bytes_key_value_store {
@@ -45,16 +47,12 @@ public:
 
 private:
     using list = std::list<std::pair<std::string, std::string>>;  ///< most recent first
-    struct key_hash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view k) const noexcept { return std::hash<std::string_view>{}(k); }
-    };
     list::iterator touch(std::string_view key);  ///< end() when absent
 
     std::string name_;
     std::size_t max_;
     list entries_;
-    std::unordered_map<std::string_view, list::iterator, key_hash> index_;  ///< views of the list's keys
+    std::unordered_map<std::string_view, list::iterator, byte_key_hash> index_;  ///< views of the list's keys
     eviction_listener listener_;
     bool restoring_ = false;
     bool open_ = false;

@@ -66,7 +66,7 @@ void record_cache::put(named_cache& ns, std::string_view key, std::optional<std:
     auto* it = ns.find(key);
     if (!it) {
         it = &ns.insert(key);
-        ns.lru_.push_front(&it->first);
+        ns.lru_.push_front(it);
         it->second.lru = ns.lru_.begin();
     } else {
         size_bytes_ -= it->second.bytes;
@@ -92,9 +92,9 @@ void record_cache::put(named_cache& ns, std::string_view key, std::optional<std:
             ns.dirty_.splice(ns.dirty_.end(), ns.dirty_, e.dirty_pos);
         } else if (!ns.spare_.empty()) {
             ns.dirty_.splice(ns.dirty_.end(), ns.spare_, ns.spare_.begin());
-            ns.dirty_.back() = &it->first;
+            ns.dirty_.back() = it;
         } else {
-            ns.dirty_.push_back(&it->first);
+            ns.dirty_.push_back(it);
         }
         e.dirty_pos = std::prev(ns.dirty_.end());
         e.dirty = true;
@@ -105,8 +105,7 @@ void record_cache::put(named_cache& ns, std::string_view key, std::optional<std:
 }
 
 void record_cache::evict_from(named_cache& ns) {
-    const std::string* key = ns.lru_.back();
-    auto* it = ns.find(*key);
+    named_cache::slot* it = ns.lru_.back();
     ns.lru_.pop_back();
     size_bytes_ -= it->second.bytes;
     ++evictions_;
@@ -140,20 +139,19 @@ void record_cache::flush(named_cache& ns, std::optional<dirty_entry> evicted) {
     std::vector<dirty_entry> entries;
     entries.reserve(ns.dirty_.size() + 1);
     if (evicted) entries.push_back(std::move(*evicted));
-    std::vector<const std::string*> deleted;
-    for (const std::string* key : ns.dirty_) {
-        auto& e = ns.find(*key)->second;
-        entries.push_back({*key, e.value, e.timestamp, e.hdrs, e.metadata});
+    std::vector<named_cache::slot*> deleted;
+    for (named_cache::slot* s : ns.dirty_) {
+        auto& e = s->second;
+        entries.push_back({s->first, e.value, e.timestamp, e.hdrs, e.metadata});
         e.dirty = false;
-        if (!e.value) deleted.push_back(key);
+        if (!e.value) deleted.push_back(s);
     }
     // Cleared before the callback runs: it forwards downstream, which may write here again.
     ns.spare_.splice(ns.spare_.end(), ns.dirty_);
-    for (const std::string* key : deleted) {
-        auto* it = ns.find(*key);
-        size_bytes_ -= it->second.bytes;
-        ns.lru_.erase(it->second.lru);
-        ns.erase(*it);
+    for (named_cache::slot* s : deleted) {
+        size_bytes_ -= s->second.bytes;
+        ns.lru_.erase(s->second.lru);
+        ns.erase(*s);
     }
     ns.on_flush_(entries);
 }

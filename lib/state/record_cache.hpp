@@ -18,11 +18,14 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <kstreams/record.hpp>
 
+#include "lib/state/byte_key_hash.hpp"
 #include "lib/state/task_store_hooks.hpp"
 
 namespace kstreams::state {
@@ -63,7 +66,10 @@ public:
 
     private:
         friend class record_cache;
-        using key_list = std::list<const std::string*>;
+        struct entry;
+        using slot = std::pair<const std::string, entry>;  ///< a node of entries_
+        /// Lists of entries (recency, dirtiness): nodes of the map, so no lookup to reach them.
+        using key_list = std::list<slot*>;
         struct entry {
             std::optional<std::string> value;
             std::int64_t timestamp = 0;
@@ -74,10 +80,6 @@ public:
             key_list::iterator lru;
             key_list::iterator dirty_pos;  ///< in dirty_ while dirty
         };
-        struct key_hash {
-            using is_transparent = void;
-            std::size_t operator()(std::string_view k) const noexcept { return std::hash<std::string_view>{}(k); }
-        };
         struct key_order {
             using is_transparent = void;
             bool operator()(const std::string* a, const std::string* b) const { return *a < *b; }
@@ -86,8 +88,8 @@ public:
         };
         /// Hashed: gets and puts (every record of a cached aggregation) need no ordered walk
         /// comparing keys that share their prefix. Keys and entries stay where they are (nodes).
-        using entry_map = std::unordered_map<std::string, entry, key_hash, std::equal_to<>>;
-        using slot = entry_map::value_type;
+        using entry_map = std::unordered_map<std::string, entry, byte_key_hash, std::equal_to<>>;
+        static_assert(std::is_same_v<entry_map::value_type, slot>);
         /// The entry of `key`, or null. Remembers the last one found: a store's put usually
         /// follows a get of the same key, and then needs no second lookup.
         slot* find(std::string_view key);

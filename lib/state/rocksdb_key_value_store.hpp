@@ -25,6 +25,8 @@
 
 #include <kstreams/state/bytes_store.hpp>
 
+#include "lib/state/byte_key_hash.hpp"
+
 namespace rocksdb {
 class DB;
 class Status;
@@ -91,11 +93,7 @@ private:
         std::optional<std::string> value;  ///< nullopt: deleted (only while dirty)
         bool dirty = false;
     };
-    struct key_hash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view k) const noexcept { return std::hash<std::string_view>{}(k); }
-    };
-    using hot_map = std::unordered_map<std::string, hot_entry, key_hash, std::equal_to<>>;
+    using hot_map = std::unordered_map<std::string, hot_entry, byte_key_hash, std::equal_to<>>;
 
     void ensure_open(std::string_view operation) const;
     /// Records a write (nullopt: a delete) among the hot entries.
