@@ -13,10 +13,15 @@
 //   per input record.
 // - kv_store: a plain (not timestamped) count per key read and written per record on an uncached
 //   RocksDB store, a changelog record and the new count produced per record.
+// - Both read and write the store as kstreams' RocksDB stores do (lib/state/rocksdb_key_value_store):
+//   the values last read or written stay in a hash map in front of RocksDB (at most 2 MiB), so a
+//   read of such a key is a hash lookup, and writes wait there and reach RocksDB in one write batch
+//   in key order at each checkpoint (before the store's flush) or when the map outgrows its bound.
 //
 //   e2e_plain_app BOOTSTRAP GROUP PIPELINE INPUT OUTPUT STATE_DIR
 //
 // Prints STARTED right before it subscribes (the driver times from there) and runs until SIGTERM.
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <csignal>
@@ -165,6 +170,70 @@ private:
     std::shared_ptr<rocksdb::WriteBufferManager> buffers_;
 };
 
+/// kstreams' front of a RocksDB store (lib/state/rocksdb_key_value_store.cpp): the values last read
+/// or written, by key; written values are dirty until write() puts them into RocksDB in one batch.
+class hot_front {
+public:
+    /// The value of `key` if it is here.
+    const std::string* find(std::string_view key) {
+        auto it = map_.find(key);
+        return it == map_.end() ? nullptr : &it->second.value;
+    }
+    /// A value just read from RocksDB (clean).
+    void remember(rocksdb::DB& db, const rocksdb::WriteOptions& wo, std::string_view key, std::string_view value) {
+        if (map_.try_emplace(std::string(key), entry{std::string(value), false}).second) {
+            bytes_ += overhead + key.size() + value.size();
+            trim(db, wo);
+        }
+    }
+    void put(rocksdb::DB& db, const rocksdb::WriteOptions& wo, std::string_view key, std::string_view value) {
+        auto [it, inserted] = map_.try_emplace(std::string(key));
+        if (inserted) bytes_ += overhead + key.size();
+        else bytes_ -= it->second.value.size();
+        it->second.value.assign(value);
+        bytes_ += value.size();
+        if (!it->second.dirty) {
+            it->second.dirty = true;
+            dirty_.push_back(&*it);
+        }
+        trim(db, wo);
+    }
+    /// The dirty values into RocksDB, in key order, in one batch; they stay here, clean.
+    void write(rocksdb::DB& db, const rocksdb::WriteOptions& wo) {
+        if (dirty_.empty()) return;
+        std::sort(dirty_.begin(), dirty_.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+        rocksdb::WriteBatch batch;
+        for (auto* e : dirty_) {
+            e->second.dirty = false;
+            if (!batch.Put(rocksdb::Slice(e->first), rocksdb::Slice(e->second.value)).ok()) die("RocksDB batch");
+        }
+        dirty_.clear();
+        const rocksdb::Status st = db.Write(wo, &batch);
+        if (!st.ok()) die("RocksDB write: " + st.ToString());
+    }
+
+private:
+    static constexpr std::size_t limit = std::size_t{2} << 20, overhead = 96;  ///< as kstreams'
+    struct entry {
+        std::string value;
+        bool dirty = false;
+    };
+    struct key_hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view k) const { return std::hash<std::string_view>{}(k); }
+    };
+    using map = std::unordered_map<std::string, entry, key_hash, std::equal_to<>>;
+    void trim(rocksdb::DB& db, const rocksdb::WriteOptions& wo) {
+        if (bytes_ <= limit) return;
+        write(db, wo);
+        map_.clear();
+        bytes_ = 0;
+    }
+    map map_;
+    std::vector<map::value_type*> dirty_;
+    std::size_t bytes_ = 0;
+};
+
 /// Where a stateful pipeline's records go: the output topic (the default partitioner) and the
 /// changelog (the input record's partition).
 struct sinks {
@@ -179,6 +248,9 @@ class partition_state {
 public:
     partition_state(const rocks& db, const std::filesystem::path& dir, std::int32_t partition, std::size_t cache_bytes)
         : rocks_(db), dir_(dir), partition_(partition), cache_bytes_(cache_bytes), db_(db.open(dir / "store")) {}
+    ~partition_state() { front_.write(*db_, rocks_.write); }  // as a store's close
+    partition_state(const partition_state&) = delete;
+    partition_state& operator=(const partition_state&) = delete;
 
     /// count: the key's count goes up by one (through the cache when there is one).
     void count(const sinks& out, std::string_view key, std::int64_t timestamp) {
@@ -187,7 +259,7 @@ public:
             const auto [old_ts, n] = read_timestamped(key);
             put_big_endian(std::max(old_ts, timestamp), v);
             put_big_endian(n + 1, v + 8);
-            check(db_->Put(rocks_.write, rocksdb::Slice(key.data(), key.size()), rocksdb::Slice(v, 16)), "put");
+            front_.put(*db_, rocks_.write, key, std::string_view(v, 16));
             send(out, key, std::string_view(v + 8, 8), std::max(old_ts, timestamp));
             return;
         }
@@ -220,13 +292,11 @@ public:
 
     /// kv_store: a get and a put of a plain count per record, each sent on.
     void get_put(const sinks& out, std::string_view key, std::int64_t timestamp) {
-        std::string old;
-        const rocksdb::Slice k(key.data(), key.size());
         std::int64_t n = 0;
-        if (db_->Get(rocks_.read, k, &old).ok() && old.size() == 8) n = get_big_endian(old.data());
+        if (const std::string* old = read(key); old && old->size() == 8) n = get_big_endian(old->data());
         char v[8];
         put_big_endian(n + 1, v);
-        check(db_->Put(rocks_.write, k, rocksdb::Slice(v, 8)), "put");
+        front_.put(*db_, rocks_.write, key, std::string_view(v, 8));
         send(out, key, std::string_view(v, 8), timestamp);
     }
 
@@ -251,6 +321,7 @@ public:
     /// the store's memtables (the WAL is off) and writes the acknowledged changelog offset.
     void maybe_checkpoint() {
         if (sent_ - checkpointed_ <= 10000 || acked_ < 0) return;
+        front_.write(*db_, rocks_.write);
         check(db_->Flush(rocksdb::FlushOptions()), "flush");
         std::ofstream(dir_ / ".checkpoint", std::ios::trunc) << "0\n1\nchangelog " << partition_ << " " << acked_ + 1 << "\n";
         checkpointed_ = sent_;
@@ -277,10 +348,21 @@ private:
 
     /// The stored count of `key` and its timestamp (0, 0 if none): Kafka's timestamped value.
     std::pair<std::int64_t, std::int64_t> read_timestamped(std::string_view key) {
-        std::string v;
-        if (db_->Get(rocks_.read, rocksdb::Slice(key.data(), key.size()), &v).ok() && v.size() == 16)
-            return {get_big_endian(v.data()), get_big_endian(v.data() + 8)};
+        if (const std::string* v = cache_bytes_ ? read_db(key) : read(key); v && v->size() == 16)
+            return {get_big_endian(v->data()), get_big_endian(v->data() + 8)};
         return {0, 0};
+    }
+
+    /// The stored value of `key` (null if none), from the front if it is there.
+    const std::string* read(std::string_view key) {
+        if (const std::string* v = front_.find(key)) return v;
+        const std::string* v = read_db(key);
+        if (v) front_.remember(*db_, rocks_.write, key, *v);
+        return v;
+    }
+    /// The value of `key` in RocksDB (null if none).
+    const std::string* read_db(std::string_view key) {
+        return db_->Get(rocks_.read, rocksdb::Slice(key.data(), key.size()), &read_buf_).ok() ? &read_buf_ : nullptr;
     }
 
     void send(const sinks& out, std::string_view key, std::string_view value, std::int64_t timestamp) {
@@ -305,6 +387,8 @@ private:
     std::int32_t partition_;
     std::size_t cache_bytes_;
     std::unique_ptr<rocksdb::DB> db_;
+    hot_front front_;  ///< the uncached pipelines' (the cached one reads RocksDB on a cache miss, as kstreams)
+    std::string read_buf_;
     std::unordered_map<std::string, entry, key_hash, std::equal_to<>> cache_;
     std::list<const std::string*> lru_, dirty_, spare_;
     std::size_t bytes_ = 0;
