@@ -124,7 +124,7 @@ private:
     static void thunk(void* p) {
         auto& c = *static_cast<call*>(p);
         if (c.child) {
-            c.self->child_named(*c.child).process_erased(c.r);
+            c.self->forward_to(c.self->child_named(*c.child), *c.r);
         } else {
             c.self->forward(*c.r);
         }

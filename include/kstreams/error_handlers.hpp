@@ -2,7 +2,7 @@
 // (`deserialization.exception.handler`), processing exceptions from user code
 // (`processing.exception.handler`, KIP-1033) and production (`production.exception.handler`), each
 // answering with KIP-1034's response (resume, fail, or for production retry, plus records for the
-// dead-letter queue `errors.deadletterqueue.topic.name`).
+// dead-letter queue `errors.dead.letter.queue.topic.name`).
 #pragma once
 
 #include <cstdint>
@@ -90,7 +90,7 @@ struct error_handling_config {
     /// processing.exception.handler=LogAndContinueProcessingExceptionHandler
     bool log_and_continue_on_processing_error = false;
     production_exception_handler production;
-    /// errors.deadletterqueue.topic.name; empty = none.
+    /// errors.dead.letter.queue.topic.name; empty = none.
     std::string dead_letter_queue_topic;
 };
 

@@ -31,7 +31,7 @@ public:
     void forward(const record<KOut, VOut>& r) const { self_->forward(r); }
     /// Passes a record to the named child only; throws streams_error if there is no such child.
     void forward(const record<KOut, VOut>& r, std::string_view child) const {
-        self_->child_named(child).process_erased(&r);
+        self_->forward_to(self_->child_named(child), r);
     }
 
     /// Calls `callback` every `interval` of stream time or wall-clock time, until cancelled.

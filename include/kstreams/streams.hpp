@@ -89,7 +89,7 @@ struct streams_config {
     /// when set, replaces both).
     production_error_policy on_production_error = production_error_policy::fail;
     /// The error handlers (processing.exception.handler, handlers of your own as functions) and the
-    /// dead-letter queue (errors.deadletterqueue.topic.name); see error_handlers.hpp.
+    /// dead-letter queue (errors.dead.letter.queue.topic.name); see error_handlers.hpp.
     error_handling_config errors;
     /// Bound on each start-up call to the cluster (metadata, topic creation) and on restoration
     /// stalls. How long start() waits for a cluster that does not answer is task_timeout.

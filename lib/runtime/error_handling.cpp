@@ -76,6 +76,8 @@ error_handlers error_handlers::resolve(const error_handling_config& config, bool
                                        bool log_and_continue_on_production_error) {
     error_handlers h;
     h.dead_letter_queue_topic = config.dead_letter_queue_topic;
+    h.reads_raw_records = !config.dead_letter_queue_topic.empty() || config.deserialization || config.processing ||
+                          config.production;
     const std::string dlq = config.dead_letter_queue_topic;
     h.deserialization = config.deserialization
                             ? config.deserialization

@@ -20,6 +20,9 @@ struct error_handlers {
     processing_exception_handler processing;
     production_exception_handler production;
     std::string dead_letter_queue_topic;
+    /// A handler may read the source record's raw key and value (a dead-letter queue or a
+    /// handler of the user's): cache entries then keep their writer's.
+    bool reads_raw_records = false;
 
     /// `log_and_continue_on_deserialization_error` is the older flag of streams_config.
     static error_handlers resolve(const error_handling_config& config, bool log_and_continue_on_deserialization_error,

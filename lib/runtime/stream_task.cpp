@@ -82,6 +82,7 @@ stream_task::~stream_task() {
 }
 
 void stream_task::init() {
+    keep_raw_ = env_.errors && env_.errors->reads_raw_records;
     resources_ = env_.stores;
     resources_.metrics = env_.metrics;
     for (std::size_t s : sub_.stores) {
@@ -212,6 +213,9 @@ bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
     if (timestamp > stream_time_) stream_time_ = timestamp;
     metadata_ = {raw.topic, raw.partition, raw.offset};
     has_metadata_ = true;
+    stored_override_ = false;
+    stored_raw_.reset();
+    raw_copy_.reset();
     current_record_ = {timestamp, nullptr};  // the source's forward adds the headers
     const auto guard = global_guard();
     if (!source_counts_.empty())
@@ -229,9 +233,11 @@ bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
     } catch (const streams_error&) {
         throw;
     } catch (const std::exception& e) {
-        processing_error(src, "task " + id_.to_string() + ": exception while processing the record at topic " +
-                                  std::string(raw.topic) + ", partition " + std::to_string(raw.partition) + ", offset " +
-                                  std::to_string(raw.offset) + " (source " + src.name() + "): " + e.what());
+        // What escapes the source (a sink's error right under it) fails the task: Kafka's
+        // StreamTask hands no record's error to the processing handler, only its nodes do.
+        throw streams_error("task " + id_.to_string() + ": exception while processing the record at topic " +
+                            std::string(raw.topic) + ", partition " + std::to_string(raw.partition) + ", offset " +
+                            std::to_string(raw.offset) + " (source " + src.name() + "): " + e.what());
     }
     return !skipped_;
 }
@@ -351,6 +357,10 @@ void stream_task::processing_failed(const node& where) {
     // Without handlers the exception travels up to the task, which names the source record. A
     // streams_error is the framework's (or a handler's "fail"): never handed to a handler again.
     if (!env_.errors) throw;
+    // A sink's error is its parent's: Kafka's SinkNode has no processing-handler block, so the
+    // processor that forwarded to it handles it (and drops the record for its later children),
+    // and under a source it fails the task.
+    if (dynamic_cast<const sink_node_base*>(&where)) throw;
     try {
         throw;
     } catch (const streams_error&) {
@@ -361,10 +371,55 @@ void stream_task::processing_failed(const node& where) {
     }
 }
 
+error_handler_context stream_task::node_error_context(const node& where) const {
+    error_handler_context ctx = context_of(raw_, where.name(), id_, current_record_.timestamp);
+    // As Kafka's record context: the headers of the record the node was given, and in a cache
+    // flush the topic, partition, offset and raw key and value of the record that wrote the entry.
+    if (current_record_.hdrs) ctx.headers = current_record_.hdrs;
+    if (stored_override_) {
+        ctx.topic = has_metadata_ ? metadata_.topic : std::string_view{};
+        ctx.partition = has_metadata_ ? metadata_.partition : -1;
+        ctx.offset = has_metadata_ ? metadata_.offset : -1;
+        ctx.source_raw_key.reset();
+        ctx.source_raw_value.reset();
+        if (stored_raw_) {
+            if (stored_raw_->key) ctx.source_raw_key = *stored_raw_->key;
+            if (stored_raw_->value) ctx.source_raw_value = *stored_raw_->value;
+        }
+    }
+    return ctx;
+}
+
+void stream_task::serialization_failed(const node& sink, std::string_view topic, std::optional<std::int32_t> partition,
+                                       std::int64_t timestamp) {
+    const std::exception_ptr error = std::current_exception();
+    // Kafka's message; the processor that forwarded to the sink may handle it as its own error.
+    const std::string what = "Unable to serialize record. ProducerRecord(topic=[" + std::string(topic) + "], partition=[" +
+                             (partition ? std::to_string(*partition) : std::string("null")) + "], timestamp=[" +
+                             std::to_string(timestamp) + "]): " + describe(error);
+    if (!env_.errors) throw std::runtime_error(what);
+    const error_handler_context ctx = node_error_context(sink);
+    const failed_record failed{topic, partition, std::nullopt, std::nullopt, timestamp};
+    handler_response response;
+    try {
+        response = env_.errors->production(ctx, failed, error);
+    } catch (const std::exception& e) {
+        throw streams_error("task " + id_.to_string() + ": " + what +
+                            "; fatal user code error in the production exception handler (production.exception.handler): " +
+                            e.what());
+    }
+    send_dead_letter_records(response, *env_.collector, metrics(), sink.name());
+    if (response.result != handler_result::resume) throw std::runtime_error(what);  // retry fails, as Kafka's
+    ++metrics().counter(metric::dropped_records);
+    ++metrics().counter(metric::dropped_production_error);
+    KSTREAMS_LOG(warn, "task " + id_.to_string() + ", sink " + sink.name() + ": " + what +
+                           "; dropped (production.exception.handler: continue)");
+}
+
 void stream_task::processing_error(const node& where, const std::string& what) {
     if (!env_.errors) throw streams_error(what);
     const std::exception_ptr error = std::current_exception();
-    const error_handler_context ctx = context_of(raw_, where.name(), id_, current_record_.timestamp);
+    const error_handler_context ctx = node_error_context(where);
     answer([&] { return env_.errors->processing(ctx, error); }, what,
            "processing exception handler (processing.exception.handler)", *env_.collector, metrics(), where.name());
     ++metrics().counter(metric::dropped_records);
@@ -491,12 +546,29 @@ state::stored_metadata stream_task::current_stored_metadata() {
         if (it == stored_topics_.end()) it = stored_topics_.emplace(metadata_.topic).first;
         last_stored_topic_ = &*it;
     }
-    return {last_stored_topic_, metadata_.partition, metadata_.offset};
+    std::shared_ptr<const state::raw_bytes> raw;
+    if (stored_override_) {
+        raw = stored_raw_;
+    } else if (keep_raw_ && raw_) {
+        if (!raw_copy_) {
+            auto copy = std::make_shared<state::raw_bytes>();
+            if (raw_->key) copy->key = std::string(*raw_->key);
+            if (raw_->value) copy->value = std::string(*raw_->value);
+            raw_copy_ = std::move(copy);
+        }
+        raw = raw_copy_;
+    }
+    return {last_stored_topic_, metadata_.partition, metadata_.offset, std::move(raw)};
 }
 
 void stream_task::set_stored_metadata(const state::stored_metadata& m) {
     has_metadata_ = m.topic != nullptr;
     if (has_metadata_) metadata_ = {*m.topic, m.partition, m.offset};
+    // The current source record's own metadata (a flush inside processing restoring it) keeps
+    // raw_ as the record's; any other is an entry's writer.
+    stored_override_ = !(raw_ && has_metadata_ && m.partition == raw_->partition && m.offset == raw_->offset &&
+                         metadata_.topic == raw_->topic);
+    stored_raw_ = stored_override_ ? m.raw : nullptr;
 }
 
 void stream_task::log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,

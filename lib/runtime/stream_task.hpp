@@ -24,6 +24,7 @@
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/detail/topology_model.hpp>
+#include <kstreams/error_handlers.hpp>
 #include <kstreams/state/state_store.hpp>
 
 #include "lib/core/topology_groups.hpp"
@@ -170,6 +171,8 @@ public:
     void record_dropped(std::string_view reason_metric, const node& where) override;
     /// KIP-1033 at the failing node: the processing exception handler decides (see processing_error).
     void processing_failed(const node& where) override;
+    void serialization_failed(const node& sink, std::string_view topic, std::optional<std::int32_t> partition,
+                              std::int64_t timestamp) override;
     void deserialization_failed(const raw_record& raw, bool in_key, std::string_view what,
                                 const node& where) override;
 
@@ -237,6 +240,9 @@ private:
     /// processor: returns to go on without the record, throws streams_error to fail. `node` is the
     /// processor that threw (processing_failed), the punctuating one, or the source as a fallback.
     void processing_error(const node& node, const std::string& what);
+    /// The handler's context of an error at `where`: the source record, or in a cache flush the
+    /// metadata of the record that wrote the entry; the current record's timestamp and headers.
+    error_handler_context node_error_context(const node& where) const;
     /// While processors run: holds the global stores' lock if they read them (see global_lock), and
     /// marks the thread as a stream task's so that the global stores refuse its writes.
     struct processing_guard {
@@ -293,6 +299,13 @@ private:
     /// Topics of records kept by record cache entries (current_stored_metadata).
     std::set<std::string, std::less<>> stored_topics_;
     const std::string* last_stored_topic_ = nullptr;
+    /// Cache entries keep their writer's raw key and value (for the error handlers' context)
+    /// only where a handler may read them: a dead-letter queue or a handler of the user's.
+    bool keep_raw_ = false;
+    std::shared_ptr<const state::raw_bytes> raw_copy_;  ///< of raw_, made at the first cache write
+    /// Set by set_stored_metadata (a cache flush): the raw record of the entry's writer.
+    bool stored_override_ = false;
+    std::shared_ptr<const state::raw_bytes> stored_raw_;
     record_metadata metadata_;
     bool has_metadata_ = false;
     bool reads_global_ = false;  ///< a processor asked for a global store written by another thread

@@ -88,7 +88,9 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         else if (key == "production.exception.handler" || key == "default.production.exception.handler")
             c.on_production_error = value.find("Continue") != std::string::npos ? production_error_policy::log_and_continue
                                                                                    : production_error_policy::fail;
-        else if (key == "errors.deadletterqueue.topic.name") c.errors.dead_letter_queue_topic = value;
+        // Kafka's StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG; the KIP's spelling is taken too.
+        else if (key == "errors.dead.letter.queue.topic.name" || key == "errors.deadletterqueue.topic.name")
+            c.errors.dead_letter_queue_topic = value;
         else if (key == "default.timestamp.extractor") {
             auto e = timestamp_extractors::by_class_name(value);
             if (!e)

@@ -50,7 +50,7 @@ topic_plan plan_topics(const topology_model& model, const topology_groups& group
 
     if (options.check_sinks && !options.dead_letter_topic.empty() && !admin.partition_count(options.dead_letter_topic))
         throw streams_error("dead-letter queue topic " + options.dead_letter_topic +
-                            " (errors.deadletterqueue.topic.name) is missing on the cluster; create it before starting "
+                            " (errors.dead.letter.queue.topic.name) is missing on the cluster; create it before starting "
                             "the app");
 
     topic_plan plan;

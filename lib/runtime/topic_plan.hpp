@@ -38,7 +38,7 @@ struct plan_options {
     /// Sink topics are written to the cluster checked here (no sink_bootstrap_servers): a missing
     /// one is an error at start, not a send that times out later.
     bool check_sinks = true;
-    /// errors.deadletterqueue.topic.name: checked (or created) as a sink topic.
+    /// errors.dead.letter.queue.topic.name: checked (or created) as a sink topic.
     std::string dead_letter_topic;
 };
 

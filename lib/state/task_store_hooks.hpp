@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,12 +29,21 @@ protected:
     ~changelog_with_headers() = default;
 };
 
+/// The raw key and value of a source record, kept for error handlers (Kafka's record context
+/// keeps them in cache entries: an error while a flush forwards an entry sees its writer's).
+struct raw_bytes {
+    std::optional<std::string> key;
+    std::optional<std::string> value;
+};
+
 /// A record's topic, partition and offset with the topic kept by the task (stable while it
-/// lives); no topic = none (inside a punctuation).
+/// lives); no topic = none (inside a punctuation). `raw`: its raw key and value, when the task's
+/// error handlers may read them (else null).
 struct stored_metadata {
     const std::string* topic = nullptr;
     std::int32_t partition = -1;
     std::int64_t offset = -1;
+    std::shared_ptr<const raw_bytes> raw;
 };
 
 class record_metadata_hooks {

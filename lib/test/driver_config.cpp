@@ -34,6 +34,7 @@ driver_config driver_config::from_properties(const std::map<std::string, std::st
     c.rocksdb.write_buffer_manager_bytes = s.rocksdb.write_buffer_manager_bytes;
     c.log_and_continue_on_deserialization_error = s.log_and_continue_on_deserialization_error;
     c.errors = s.errors;
+    c.log_and_continue_on_production_error = s.on_production_error == production_error_policy::log_and_continue;
     c.max_async_in_flight_per_task = s.max_async_in_flight_per_task;
     c.default_timestamp_extractor = s.default_timestamp_extractor;
     c.default_dsl_store = s.default_dsl_store;

@@ -116,7 +116,8 @@ struct topology_test_driver::impl {
         env.on_deserialization_error = config.log_and_continue_on_deserialization_error
                                            ? detail::deserialization_policy::log_and_continue
                                            : detail::deserialization_policy::fail;
-        handlers = detail::error_handlers::resolve(config.errors, config.log_and_continue_on_deserialization_error, false);
+        handlers = detail::error_handlers::resolve(config.errors, config.log_and_continue_on_deserialization_error,
+                                                   config.log_and_continue_on_production_error);
         env.errors = &handlers;
         env.default_extractor = config.default_timestamp_extractor;
         env.default_dsl_store = config.default_dsl_store;

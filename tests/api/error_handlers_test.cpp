@@ -1,5 +1,5 @@
 // The error handlers and the dead-letter queue (Kafka Streams 4.4: deserialization.exception.handler,
-// processing.exception.handler (KIP-1033), errors.deadletterqueue.topic.name (KIP-1034)), through
+// processing.exception.handler (KIP-1033), errors.dead.letter.queue.topic.name (KIP-1034)), through
 // the test driver, where dead-letter records are read like an output topic.
 #include <doctest/doctest.h>
 
@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <kstreams/dsl.hpp>
@@ -70,7 +71,7 @@ TEST_CASE("deserialization errors: log-and-fail by default, log-and-continue ski
 TEST_CASE("a deserialization error goes to the dead-letter queue: raw key and value, timestamp, headers as Kafka 4.4 writes them") {
     test::driver_config config = test::driver_config::from_properties(
         {{"deserialization.exception.handler", "LogAndContinueExceptionHandler"},
-         {"errors.deadletterqueue.topic.name", "dlq"}});
+         {"errors.dead.letter.queue.topic.name", "dlq"}});
     test::topology_test_driver d(numbers_topology(), config);
     auto in = d.create_input_topic<str, str>("in");
     auto dlq = d.create_output_topic<std::optional<str>, std::optional<str>>("dlq");
@@ -98,7 +99,7 @@ TEST_CASE("a deserialization error goes to the dead-letter queue: raw key and va
 }
 
 TEST_CASE("log-and-fail with a dead-letter queue writes the dead-letter record, then fails") {
-    test::driver_config config = test::driver_config::from_properties({{"errors.deadletterqueue.topic.name", "dlq"}});
+    test::driver_config config = test::driver_config::from_properties({{"errors.dead.letter.queue.topic.name", "dlq"}});
     test::topology_test_driver d(numbers_topology(), config);
     auto in = d.create_input_topic<str, str>("in");
     auto dlq = d.create_output_topic<str, str>("dlq");
@@ -121,7 +122,7 @@ TEST_CASE("processing errors: continue drops the record and goes on with the nex
                                  test::driver_config::from_properties(
                                      {{"processing.exception.handler",
                                        "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler"},
-                                      {"errors.deadletterqueue.topic.name", "dlq"}}));
+                                      {"errors.dead.letter.queue.topic.name", "dlq"}}));
     auto in = d.create_input_topic<str, str>("in");
     auto out = d.create_output_topic<str, str>("out");
     auto copy = d.create_output_topic<str, str>("copy");
@@ -194,7 +195,7 @@ TEST_CASE("handler names from properties: Kafka's class names, simple or qualifi
                                               {"processing.exception.handler",
                                                "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler"},
                                               {"production.exception.handler", "DefaultProductionExceptionHandler"},
-                                              {"errors.deadletterqueue.topic.name", "app-dlq"}});
+                                              {"errors.dead.letter.queue.topic.name", "app-dlq"}});
     CHECK(c.log_and_continue_on_deserialization_error);
     CHECK(c.errors.log_and_continue_on_processing_error);
     CHECK(c.on_production_error == production_error_policy::fail);
@@ -203,4 +204,81 @@ TEST_CASE("handler names from properties: Kafka's class names, simple or qualifi
                     .log_and_continue_on_deserialization_error);
     CHECK_THROWS_AS(streams_config::from_properties({{"processing.exception.handler", "com.acme.MyHandler"}}),
                     std::invalid_argument);
+    // KIP-1034's spelling of Kafka's errors.dead.letter.queue.topic.name is read too.
+    CHECK(streams_config::from_properties({{"errors.deadletterqueue.topic.name", "kip-dlq"}}).errors.dead_letter_queue_topic ==
+          "kip-dlq");
+}
+
+namespace {
+
+/// Strings whose serializer throws on "bad".
+struct picky_serde {
+    void serialize(const str& v, std::string& out) const {
+        if (v == "bad") throw std::invalid_argument("cannot write bad");
+        out += v;
+    }
+    str deserialize(std::string_view in) const { return str(in); }
+};
+
+/// in -> map_values -> out (picky), and in -> copy.
+topology picky_topology() {
+    streams_builder b;
+    auto s = b.stream<str, str>("in");
+    s.map_values([](const str& v) { return v; }).to("out", produced<>{}.with_value_serde(picky_serde{}));
+    s.to("copy");
+    return b.build();
+}
+
+}  // namespace
+
+TEST_CASE("a sink's serialization error goes to the production handler: resume drops the record there and counts it") {
+    test::driver_config config;
+    std::vector<str> seen;
+    config.errors.production = [&](const error_handler_context& ctx, const failed_record& r, std::exception_ptr) {
+        seen.push_back(str(ctx.processor_node_id) + " " + str(r.topic) + " t=" + std::to_string(r.timestamp));
+        return handler_response::resume();
+    };
+    test::topology_test_driver d(picky_topology(), config);
+    auto in = d.create_input_topic<str, str>("in");
+    auto out = d.create_output_topic<str, str>("out");
+    auto copy = d.create_output_topic<str, str>("copy");
+    in.pipe_input("a", "bad", 1);
+    in.pipe_input("b", "good", 2);
+    CHECK(seen == std::vector<str>{"KSTREAM-SINK-0000000002 out t=1"});
+    CHECK(out.read_values_to_list() == std::vector<str>{"good"});
+    CHECK(copy.read_values_to_list() == std::vector<str>{"bad", "good"});
+    CHECK(d.metrics().value(metric::dropped_production_error) == 1);
+    CHECK(d.metrics().value(metric::dropped_records) == 1);
+}
+
+TEST_CASE("the test driver reads production.exception.handler: a handler that continues drops what a sink cannot serialize") {
+    test::topology_test_driver d(picky_topology(), test::driver_config::from_properties(
+                                                       {{"production.exception.handler", "com.acme.AlwaysContinueHandler"}}));
+    auto in = d.create_input_topic<str, str>("in");
+    auto out = d.create_output_topic<str, str>("out");
+    in.pipe_input("a", "bad", 1);
+    in.pipe_input("b", "good", 2);
+    CHECK(out.read_values_to_list() == std::vector<str>{"good"});
+    CHECK(d.metrics().value(metric::dropped_production_error) == 1);
+}
+
+TEST_CASE("a sink's serialization error the production handler fails is the forwarding processor's error, as Kafka's") {
+    // The processing handler continues at the map_values that forwarded to the sink.
+    test::topology_test_driver d(picky_topology(),
+                                 test::driver_config::from_properties(
+                                     {{"processing.exception.handler",
+                                       "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler"}}));
+    auto in = d.create_input_topic<str, str>("in");
+    auto out = d.create_output_topic<str, str>("out");
+    in.pipe_input("a", "bad", 1);
+    in.pipe_input("b", "good", 2);
+    CHECK(out.read_values_to_list() == std::vector<str>{"good"});
+    CHECK(d.metrics().value("dropped-records.processing-error") == 1);
+    // Without handlers it fails, naming the record Kafka's way.
+    test::topology_test_driver f(picky_topology());
+    auto fin = f.create_input_topic<str, str>("in");
+    CHECK_THROWS_WITH_AS(fin.pipe_input("a", "bad", 1),
+                         doctest::Contains("Unable to serialize record. ProducerRecord(topic=[out], partition=[null], "
+                                           "timestamp=[1]): cannot write bad"),
+                         streams_error);
 }

@@ -71,10 +71,16 @@ std::string show_bytes(type t, const std::optional<std::string>& b) {
     return "?";
 }
 
-/// "" without headers, else "|k=v,k=v" in header order, as Harness.java prints them.
-std::string show_headers(const kstreams::headers& hs) {
+/// "" without headers, else "|k=v,k=v" in header order, as Harness.java prints them; `errors`
+/// shows only the keys of the error headers that hold Java's class names and stack traces.
+std::string show_headers(const kstreams::headers& hs, bool errors = false) {
     std::string out;
-    for (const auto& h : hs) out += (out.empty() ? "|" : ",") + h.key + "=" + h.value.value_or("<null>");
+    for (const auto& h : hs) {
+        out += (out.empty() ? "|" : ",") + h.key;
+        if (!errors || (h.key != "__streams.errors.exception" && h.key != "__streams.errors.message" &&
+                        h.key != "__streams.errors.stacktrace"))
+            out += "=" + h.value.value_or("<null>");
+    }
     return out;
 }
 
@@ -223,6 +229,11 @@ harness& harness::output(const std::string& topic, type k, type v) {
     return *this;
 }
 
+harness& harness::error_output(const std::string& topic, type k, type v) {
+    outputs_.push_back({topic, k, v, true});
+    return *this;
+}
+
 void harness::pipe(const std::string& topic, const datum& key, const datum& value, std::int64_t ts,
                    const std::vector<std::string>& headers) {
     auto in = std::find_if(inputs_.begin(), inputs_.end(), [&](const topic_types& t) { return t.topic == topic; });
@@ -260,7 +271,7 @@ void harness::print_outputs() {
             lines_.push_back("< " + o.topic + "|" + show_bytes(o.key, r.key) + "|" + show_bytes(o.value, r.value) + "|" +
                              // No timestamp of its own (a suppress buffer's changelog): Java's null.
                              (r.timestamp < 0 ? std::string("null") : std::to_string(r.timestamp)) +
-                             show_headers(r.headers));
+                             show_headers(r.headers, o.errors));
         q.clear();
     }
 }

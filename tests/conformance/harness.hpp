@@ -37,6 +37,9 @@ public:
     ~harness();
     harness& input(const std::string& topic, type k, type v);
     harness& output(const std::string& topic, type k, type v);
+    /// A dead-letter queue topic: as output, but the headers `__streams.errors.exception`,
+    /// `.message` and `.stacktrace` (Java's class names and stack traces) show their keys only.
+    harness& error_output(const std::string& topic, type k, type v);
     /// `headers` are "key=value" strings; records with headers print them as "|k=v,k=v".
     void pipe(const std::string& topic, const datum& key, const datum& value, std::int64_t ts,
               const std::vector<std::string>& headers = {});
@@ -59,6 +62,7 @@ private:
         std::string topic;
         type key;
         type value;
+        bool errors = false;
     };
     std::string scenario_;
     std::unique_ptr<kstreams::topology> topo_;

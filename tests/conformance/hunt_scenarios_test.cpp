@@ -49,6 +49,53 @@ struct failing_ticks : processor<str, str, str, str> {
         context().forward(r);
     }
 };
+/// HuntScenarios.globalPunctuationTopology: a global table joined, a table of Integers, a
+/// processor whose punctuation throws.
+topology global_punctuation_topology() {
+    streams_builder b;
+    auto g = b.global_table<str, std::int32_t>("glob");
+    b.stream<str, str>("orders")
+        .left_join(g, [](const str&, const str& v) { return v; },
+                   [](const str& o, const oint& n) { return o + "=" + (n ? std::to_string(*n) : str("null")); })
+        .to("out-join");
+    b.table<str, std::int32_t>("tab").to_stream().to("out-tab");
+    b.stream<str, str>("ticks").process([] { return std::make_unique<failing_ticks>(); }).to("out-ticks");
+    return b.build();
+}
+
+/// HuntScenarios.throwingNums: "nums" (Integers) through a map_values throwing on values ending in
+/// '!' (else `show`; Java unboxes the Integer: a null value throws), an aggregate throwing on key
+/// "boom".
+template <class Show>
+void throwing_nums(streams_builder& b, Show show) {
+    auto nums = b.stream<str, oint>("nums");
+    nums.map_values([show](const oint& v) {
+            if (!v) throw std::invalid_argument("null");
+            if ((*v & 0xff) == '!') throw std::invalid_argument("bang");
+            return show(*v);
+        })
+        .to("out-mapped");
+    nums.group_by_key()
+        .aggregate([] { return i64{0}; },
+                   [](const str& k, const oint&, i64 agg) {
+                       if (k == "boom") throw std::logic_error("aggregator");
+                       return agg + 1;
+                   })
+        .to_stream()
+        .to("out-count");
+}
+
+/// HuntScenarios.throwingTable: "tab" through a map_values throwing on "bad".
+void throwing_table(streams_builder& b) {
+    b.table<str, str>("tab")
+        .map_values([](const str& v) {
+            if (v == "bad") throw std::logic_error("table");
+            return v + "?";
+        })
+        .to_stream()
+        .to("out-table");
+}
+
 }  // namespace
 
 TEST_SUITE("conformance") {
@@ -311,15 +358,7 @@ TEST_CASE("window_zero_sizes") {
 }
 
 TEST_CASE("error_handlers_global_punctuation") {
-    streams_builder b;
-    auto g = b.global_table<str, std::int32_t>("glob");
-    b.stream<str, str>("orders")
-        .left_join(g, [](const str&, const str& v) { return v; },
-                   [](const str& o, const oint& n) { return o + "=" + (n ? std::to_string(*n) : str("null")); })
-        .to("out-join");
-    b.table<str, std::int32_t>("tab").to_stream().to("out-tab");
-    b.stream<str, str>("ticks").process([] { return std::make_unique<failing_ticks>(); }).to("out-ticks");
-    harness h("error_handlers_global_punctuation", b.build(),
+    harness h("error_handlers_global_punctuation", global_punctuation_topology(),
               {{"deserialization.exception.handler", "org.apache.kafka.streams.errors.LogAndContinueExceptionHandler"},
                {"processing.exception.handler", "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler"}});
     h.input("glob", s, s).input("orders", s, s).input("tab", s, s).input("ticks", s, s);
@@ -339,6 +378,53 @@ TEST_CASE("error_handlers_global_punctuation") {
     h.pipe("ticks", S("a"), S("bad"), 25);
     h.pipe("ticks", S("a"), S("x30"), 30);
     h.pipe("ticks", S("a"), S("x41"), 41);
+    h.dropped();
+    h.finish();
+}
+
+// Hunt11Scenarios' (it shares the topology of error_handlers_continue): dead-letter records.
+TEST_CASE("dead_letter_queue_records") {
+    streams_builder b;
+    throwing_nums(b, [](std::int32_t v) { return "n" + std::to_string(v); });
+    throwing_table(b);
+    harness h("dead_letter_queue_records", b.build(),
+              {{"deserialization.exception.handler", "org.apache.kafka.streams.errors.LogAndContinueExceptionHandler"},
+               {"processing.exception.handler", "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler"},
+               {"errors.dead.letter.queue.topic.name", "dlq"}});
+    h.input("nums", s, s).input("tab", s, s).output("out-mapped", s, s).output("out-count", s, l).output("out-table", s, s);
+    h.error_output("dlq", s, type::x);
+    h.pipe("nums", S("a"), S("1234"), 1);
+    h.pipe("nums", S("a"), S("123"), 2, {"h=1"});
+    h.pipe("nums", S("b"), S("abc!"), 3, {"h=2", "h=3"});
+    h.pipe("nums", S("boom"), S("9999"), 4);
+    h.pipe("nums", null, S("12"), 5);
+    h.pipe("nums", S("a"), null, 6);
+    h.pipe("tab", S("k"), S("good"), 7);
+    h.pipe("tab", S("k"), S("bad"), 8, {"t=1"});
+    h.pipe("tab", null, S("bad"), 9);
+    h.dropped();
+    h.finish();
+}
+
+// Hunt11Scenarios' (it shares error_handlers_global_punctuation's topology): with a dead-letter queue.
+TEST_CASE("dead_letter_queue_global_punctuation") {
+    harness h("dead_letter_queue_global_punctuation", global_punctuation_topology(),
+              {{"deserialization.exception.handler", "org.apache.kafka.streams.errors.LogAndContinueExceptionHandler"},
+               {"processing.exception.handler", "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler"},
+               {"errors.dead.letter.queue.topic.name", "dlq"}});
+    h.input("glob", s, s).input("orders", s, s).input("tab", s, s).input("ticks", s, s);
+    h.output("out-join", s, s).output("out-tab", s, i).output("out-ticks", s, s).error_output("dlq", s, s);
+    h.pipe("glob", S("k1"), S("abcd"), 1);
+    h.pipe("glob", S("k2"), S("abc"), 2, {"g=1"});
+    h.pipe("orders", S("o1"), S("k1"), 3);
+    h.pipe("orders", S("o2"), S("k2"), 4);
+    h.pipe("tab", S("t"), S("ab"), 5, {"t=1"});
+    h.pipe("tab", S("t"), S("wxyz"), 6);
+    h.pipe("ticks", S("a"), S("x0"), 0);
+    h.pipe("ticks", S("a"), S("x10"), 10, {"x=1"});
+    h.pipe("ticks", S("a"), S("bad"), 15, {"x=2"});
+    h.pipe("ticks", S("a"), S("x20"), 20);
+    h.pipe("ticks", S("a"), S("x30"), 30);
     h.dropped();
     h.finish();
 }
@@ -433,30 +519,9 @@ TEST_CASE("emit_on_close_headers_more") {
 
 TEST_CASE("error_handlers_continue") {
     streams_builder b;
-    auto nums = b.stream<str, oint>("nums");
-    // Java unboxes the Integer: a null value throws (NullPointerException) in both functions.
-    nums.map_values([](const oint& v) {
-            if (!v) throw std::invalid_argument("null");
-            if ((*v & 0xff) == '!') throw std::invalid_argument("bang");
-            return std::to_string(*v % 1000);
-        })
-        .to("out-mapped");
-    nums.group_by_key()
-        .aggregate([] { return i64{0}; },
-                   [](const str& k, const oint&, i64 agg) {
-                       if (k == "boom") throw std::logic_error("aggregator");
-                       return agg + 1;
-                   })
-        .to_stream()
-        .to("out-count");
+    throwing_nums(b, [](std::int32_t v) { return std::to_string(v % 1000); });
     b.stream<oint, str>("ints").map_values([](const str& v) { return v + "!"; }).to("out-ints");
-    b.table<str, str>("tab")
-        .map_values([](const str& v) {
-            if (v == "bad") throw std::logic_error("table");
-            return v + "?";
-        })
-        .to_stream()
-        .to("out-table");
+    throwing_table(b);
     b.stream<str, ostr>("stamped",
                         consumed<>{}.with_timestamp_extractor([](const detail::raw_record& r, i64) -> i64 {
                             return r.value ? std::stoll(str(*r.value)) : -1;

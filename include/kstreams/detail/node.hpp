@@ -60,6 +60,22 @@ public:
         }
     }
 
+    /// Passes a record to one child (Kafka's forward(record, childName), a split's branch): the
+    /// same record context and error handling as forward().
+    template <class K, class V>
+    void forward_to(node& child, const record<K, V>& r) const {
+        if (!ctx_) {
+            child.process_erased(&r);
+            return;
+        }
+        const context_scope scope(*ctx_, {r.timestamp, &r.headers});
+        try {
+            child.process_erased(&r);
+        } catch (...) {
+            ctx_->processing_failed(child);
+        }
+    }
+
 protected:
     task_context* ctx_ = nullptr;
 

@@ -73,6 +73,17 @@ public:
         throw;
     }
 
+    /// A sink could not serialize the record it writes to `topic` (called inside the catch block,
+    /// once per partition it was to be written to). Per the production exception handler (Kafka's
+    /// handleSerializationError) it returns (the record is dropped there and counted) or throws
+    /// an error that the node which forwarded to the sink handles as its processing error, as
+    /// Kafka's record collector does. The default rethrows.
+    virtual void serialization_failed(const node& sink, std::string_view topic, std::optional<std::int32_t> partition,
+                                      std::int64_t timestamp) {
+        (void)sink, (void)topic, (void)partition, (void)timestamp;
+        throw;
+    }
+
     /// What async processors (kstreams/async.hpp) run on; nullptr where they cannot run.
     virtual async_host* async() { return nullptr; }
 

@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -66,12 +67,19 @@ constexpr bool fk_extractor_fits() {
 /// `decode` from what the sink carries.
 template <class KSink, class VSink, class KUser, class P, class Decode>
 stream_partitioner<KSink, VSink> fk_user_partitioner(P p, Decode decode) {
-    static_assert(std::is_invocable_r_v<std::optional<std::int32_t>, const P&, std::string_view, const KUser&, std::int32_t>,
-                  "kstreams: a table_joined partitioner must be callable as (topic, key, partition_count) -> "
-                  "std::optional<std::int32_t>");
+    static_assert(std::is_invocable_r_v<partition_choice, const P&, std::string_view, const KUser&, std::int32_t>,
+                  "kstreams: a table_joined partitioner must be callable as (topic, key, partition_count), returning "
+                  "std::optional<std::int32_t>, std::set<std::int32_t>, std::optional<std::set<std::int32_t>> or "
+                  "partition_choice");
     return [p = std::move(p), decode = std::move(decode)](std::string_view topic, const KSink& k, const VSink&,
-                                                          std::int32_t n) -> std::optional<std::int32_t> {
-        return p(topic, decode(k), n);
+                                                          std::int32_t n) -> partition_choice {
+        partition_choice c = p(topic, decode(k), n);
+        // As Kafka's KTableImpl: one partition or the default, never a multicast or a drop.
+        if (!c.is_default() && c.partitions().size() != 1)
+            throw std::invalid_argument(
+                "The partitions returned by StreamPartitioner#partitions method when used for FK join should be a "
+                "singleton set");
+        return c;
     };
 }
 

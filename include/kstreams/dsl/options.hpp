@@ -63,7 +63,10 @@ struct produced {
     produced<S, VS, P> with_key_serde(S s) const { return {std::move(s), value_serde, partitioner, name}; }
     template <class S>
     produced<KS, S, P> with_value_serde(S s) const { return {key_serde, std::move(s), partitioner, name}; }
-    /// `p(topic, key, value, partition_count) -> std::optional<std::int32_t>`
+    /// `p(topic, key, value, partition_count)`, or `p(topic, key, value, headers, partition_count)`:
+    /// a partition, std::nullopt for the default, or a std::set of partitions (a copy to each;
+    /// empty drops the record), as Kafka's StreamPartitioner.partitions (KIP-837); see
+    /// stream_partitioner.
     template <class F>
     produced<KS, VS, F> with_stream_partitioner(F p) const { return {key_serde, value_serde, std::move(p), name}; }
     produced with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
@@ -213,6 +216,7 @@ struct repartitioned {
     repartitioned<S, VS, P> with_key_serde(S s) const { return {std::move(s), value_serde, partitioner, name, partitions}; }
     template <class S>
     repartitioned<KS, S, P> with_value_serde(S s) const { return {key_serde, std::move(s), partitioner, name, partitions}; }
+    /// As produced::with_stream_partitioner: several partitions write (and process) a copy each.
     template <class F>
     repartitioned<KS, VS, F> with_stream_partitioner(F p) const { return {key_serde, value_serde, std::move(p), name, partitions}; }
 };

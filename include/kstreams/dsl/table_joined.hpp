@@ -10,7 +10,7 @@
 namespace kstreams {
 
 /// `P`: how the left table's topics are partitioned, `p(topic, key, partition_count) ->
-/// std::optional<std::int32_t>` of the left key (the response topic uses it, instead of sending each
+/// std::optional<std::int32_t>` (or a std::set of partitions, as stream_partitioner) of the left key (the response topic uses it, instead of sending each
 /// response back to the left row's own partition); `OP`: the same for the right table's topics
 /// and foreign keys (the subscription topic uses it instead of murmur2 of the foreign key). Give
 /// them when the tables' topics are written with a custom partitioner.

@@ -51,6 +51,9 @@ struct driver_config {
     /// Deserialization, processing and production exception handlers and the dead-letter queue, as
     /// streams_config::errors; dead-letter records are read like any output topic.
     error_handling_config errors;
+    /// The built-in production handler continues (a sink's serialization error drops the record
+    /// there): production.exception.handler naming a handler that continues, as streams_config's.
+    bool log_and_continue_on_production_error = false;
     /// As Kafka's TopologyTestDriver: caches and stores are flushed after every input record.
     /// Turn off to see the record cache coalesce updates until commit() is called, or until a
     /// processor requests a commit (processor_context::commit()) while processing a record.

@@ -41,10 +41,11 @@ stream_partitioner<K, V> to_partitioner(const P& p) {
     if constexpr (std::is_same_v<P, no_partitioner>) {
         return {};
     } else {
-        static_assert(std::is_invocable_r_v<std::optional<std::int32_t>, const P&, std::string_view, const K&, const V&, std::int32_t>,
-                      "kstreams: a stream partitioner must be callable as (topic, key, value, partition_count) -> "
-                      "std::optional<std::int32_t>");
-        return p;
+        static_assert(std::is_constructible_v<stream_partitioner<K, V>, const P&>,
+                      "kstreams: a stream partitioner must be callable as (topic, key, value, partition_count) or "
+                      "(topic, key, value, headers, partition_count), returning std::optional<std::int32_t>, "
+                      "std::set<std::int32_t>, std::optional<std::set<std::int32_t>> or partition_choice");
+        return stream_partitioner<K, V>(p);
     }
 }
 

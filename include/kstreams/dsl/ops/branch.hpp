@@ -32,7 +32,7 @@ public:
         const auto& r = *static_cast<const record<K, V>*>(p);
         for (std::size_t i = 0; i < targets_.size(); ++i)
             if (spec_->predicates[i](r)) {
-                targets_[i]->process_erased(p);
+                forward_to(*targets_[i], r);
                 return;
             }
     }

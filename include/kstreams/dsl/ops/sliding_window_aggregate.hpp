@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,9 @@ public:
             ctx_->record_dropped(metric::dropped_late, *this);
             return;
         }
+        // Kafka builds sliding windows of difference 0 but fails on the first window it makes
+        // (TimeWindow refuses an end not after its start): the record is a processing error.
+        if (diff_ == 0) throw std::invalid_argument("Window endMs must be greater than window startMs.");
         if (r.timestamp < diff_) process_early(r);
         else process_reverse(r);
         // The record is in windows ending up to ts + difference, and later records look as far

@@ -42,6 +42,7 @@ final class Harness {
     private final Map<String, Type[]> inputTypes = new LinkedHashMap<>();
     private final Map<String, TestOutputTopic<Object, Object>> outputs = new LinkedHashMap<>();
     private final Map<String, Type[]> outputTypes = new LinkedHashMap<>();
+    private final java.util.Set<String> errorOutputs = new java.util.HashSet<>();
 
     Harness(Topology topology, PrintStream out) {
         this(topology, new Properties(), out);
@@ -87,6 +88,15 @@ final class Harness {
         return this;
     }
 
+    /**
+     * A dead-letter queue topic: as output, but the headers __streams.errors.exception, .message
+     * and .stacktrace (class names and stack traces) show their keys only.
+     */
+    Harness errorOutput(String topic, Type k, Type v) {
+        errorOutputs.add(topic);
+        return output(topic, k, v);
+    }
+
     /** Byte arrays print as UTF-8 text. */
     static String show(Object o) {
         if (o instanceof byte[]) return new String((byte[]) o, StandardCharsets.UTF_8);
@@ -102,10 +112,17 @@ final class Harness {
 
     /** "" without headers, else "|k=v,k=v" in header order (a null header value as <null>). */
     static String showHeaders(Headers hs) {
+        return showHeaders(hs, false);
+    }
+
+    /** `errors`: the error headers holding class names and stack traces show their keys only. */
+    static String showHeaders(Headers hs, boolean errors) {
         StringBuilder sb = new StringBuilder();
         for (Header h : hs) {
-            sb.append(sb.length() == 0 ? "|" : ",").append(h.key()).append('=')
-                .append(h.value() == null ? "<null>" : new String(h.value(), StandardCharsets.UTF_8));
+            sb.append(sb.length() == 0 ? "|" : ",").append(h.key());
+            if (errors && (h.key().equals("__streams.errors.exception") || h.key().equals("__streams.errors.message")
+                           || h.key().equals("__streams.errors.stacktrace"))) continue;
+            sb.append('=').append(h.value() == null ? "<null>" : new String(h.value(), StandardCharsets.UTF_8));
         }
         return sb.toString();
     }
@@ -138,7 +155,7 @@ final class Harness {
             for (TestRecord<Object, Object> r : e.getValue().readRecordsToList())
             {
                 Type[] t = outputTypes.get(e.getKey());
-                out.println("< " + e.getKey() + "|" + show(r.key(), t[0]) + "|" + show(r.value(), t[1]) + "|" + r.timestamp() + showHeaders(r.headers()));
+                out.println("< " + e.getKey() + "|" + show(r.key(), t[0]) + "|" + show(r.value(), t[1]) + "|" + r.timestamp() + showHeaders(r.headers(), errorOutputs.contains(e.getKey())));
             }
         }
     }

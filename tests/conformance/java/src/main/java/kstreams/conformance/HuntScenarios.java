@@ -66,6 +66,44 @@ final class HuntScenarios {
         }
     }
 
+    /** A global table joined, a table of Integers, a processor whose punctuation throws. */
+    static org.apache.kafka.streams.Topology globalPunctuationTopology() {
+        StreamsBuilder b = new StreamsBuilder();
+        org.apache.kafka.streams.kstream.GlobalKTable<String, Integer> g =
+            b.globalTable("glob", Consumed.with(Serdes.String(), Serdes.Integer()));
+        b.stream("orders", SS).leftJoin(g, (k, v) -> v, (o, n) -> o + "=" + n).to("out-join", PSS);
+        b.table("tab", Consumed.with(Serdes.String(), Serdes.Integer())).toStream()
+            .to("out-tab", Produced.with(Serdes.String(), Serdes.Integer()));
+        b.stream("ticks", SS).process(FailingTicks::new).to("out-ticks", PSS);
+        return b.build();
+    }
+
+    /**
+     * "nums" (Integers): a mapValues throwing on values ending in '!' (else `show`), an aggregate
+     * throwing on key "boom".
+     */
+    static void throwingNums(StreamsBuilder b, java.util.function.Function<Integer, String> show) {
+        KStream<String, Integer> nums = b.stream("nums", Consumed.with(Serdes.String(), Serdes.Integer()));
+        nums.mapValues(v -> {
+            if ((v & 0xff) == '!') throw new IllegalArgumentException("bang");
+            return show.apply(v);
+        }).to("out-mapped", PSS);
+        nums.groupByKey(Grouped.with(Serdes.String(), Serdes.Integer()))
+            .aggregate(() -> 0L, (k, v, agg) -> {
+                if (k.equals("boom")) throw new IllegalStateException("aggregator");
+                return agg + 1;
+            }, Materialized.with(Serdes.String(), Serdes.Long()))
+            .toStream().to("out-count", PSL);
+    }
+
+    /** "tab": a mapValues throwing on "bad". */
+    static void throwingTable(StreamsBuilder b) {
+        b.table("tab", SS).mapValues(v -> {
+            if (v.equals("bad")) throw new IllegalStateException("table");
+            return v + "?";
+        }).toStream().to("out-table", PSS);
+    }
+
     static void register(Map<String, Main.Scenario> scenarios) {
         // Headers of join results: stream-stream inner and outer (the unmatched records emitted
         // later), stream-table left, table-table inner and outer (tombstones included).
@@ -414,14 +452,7 @@ final class HuntScenarios {
             Properties p = new Properties();
             p.put("deserialization.exception.handler", LogAndContinueExceptionHandler.class.getName());
             p.put("processing.exception.handler", LogAndContinueProcessingExceptionHandler.class.getName());
-            StreamsBuilder b = new StreamsBuilder();
-            org.apache.kafka.streams.kstream.GlobalKTable<String, Integer> g =
-                b.globalTable("glob", Consumed.with(Serdes.String(), Serdes.Integer()));
-            b.stream("orders", SS).leftJoin(g, (k, v) -> v, (o, n) -> o + "=" + n).to("out-join", PSS);
-            b.table("tab", Consumed.with(Serdes.String(), Serdes.Integer())).toStream()
-                .to("out-tab", Produced.with(Serdes.String(), Serdes.Integer()));
-            b.stream("ticks", SS).process(FailingTicks::new).to("out-ticks", PSS);
-            Harness h = new Harness(b.build(), p, out).input("glob", S, S).input("orders", S, S).input("tab", S, S)
+            Harness h = new Harness(globalPunctuationTopology(), p, out).input("glob", S, S).input("orders", S, S).input("tab", S, S)
                 .input("ticks", S, S).output("out-join", S, S).output("out-tab", S, I).output("out-ticks", S, S);
             h.pipe("glob", "k1", "abcd", 1);
             h.pipe("glob", "k2", "abc", 2);
@@ -450,23 +481,10 @@ final class HuntScenarios {
             p.put("deserialization.exception.handler", LogAndContinueExceptionHandler.class.getName());
             p.put("processing.exception.handler", LogAndContinueProcessingExceptionHandler.class.getName());
             StreamsBuilder b = new StreamsBuilder();
-            KStream<String, Integer> nums = b.stream("nums", Consumed.with(Serdes.String(), Serdes.Integer()));
-            nums.mapValues(v -> {
-                if ((v & 0xff) == '!') throw new IllegalArgumentException("bang");
-                return Integer.toString(v % 1000);
-            }).to("out-mapped", PSS);
-            nums.groupByKey(Grouped.with(Serdes.String(), Serdes.Integer()))
-                .aggregate(() -> 0L, (k, v, agg) -> {
-                    if (k.equals("boom")) throw new IllegalStateException("aggregator");
-                    return agg + 1;
-                }, Materialized.with(Serdes.String(), Serdes.Long()))
-                .toStream().to("out-count", PSL);
+            throwingNums(b, v -> Integer.toString(v % 1000));
             b.stream("ints", Consumed.with(Serdes.Integer(), Serdes.String())).mapValues(v -> v + "!")
                 .to("out-ints", Produced.with(Serdes.Integer(), Serdes.String()));
-            b.table("tab", SS).mapValues(v -> {
-                if (v.equals("bad")) throw new IllegalStateException("table");
-                return v + "?";
-            }).toStream().to("out-table", PSS);
+            throwingTable(b);
             b.stream("stamped", SS.withTimestampExtractor((rec, partitionTime) ->
                     rec.value() == null ? -1 : Long.parseLong((String) rec.value())))
                 .to("out-stamped", PSS);

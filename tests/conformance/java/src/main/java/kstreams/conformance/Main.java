@@ -355,6 +355,7 @@ public final class Main {
         HuntScenarios.register(SCENARIOS);
         ApiScenarios.register(SCENARIOS);
         Hunt10Scenarios.register(SCENARIOS);
+        Hunt11Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
