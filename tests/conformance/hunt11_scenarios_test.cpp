@@ -309,6 +309,36 @@ TEST_CASE("stream_table_join_table_out_of_order") {
     h.finish();
 }
 
+TEST_CASE("sink_errors_continue_multicast") {
+    streams_builder b;
+    auto st = b.stream<str, str>("in").map_values([](const str& v) { return v; });
+    const auto two = [](std::string_view, const str&, const str& v, std::int32_t) -> std::optional<std::set<std::int32_t>> {
+        if (v == "px") throw std::logic_error("partitioner");
+        if (v.find("two") != str::npos) return parts("0,1");
+        return std::nullopt;
+    };
+    const topic_name_extractor<str, str> extractor = [](const record<str, str>& r) {
+        if (r.value == "ex") throw std::logic_error("extractor");
+        return str("out-x");
+    };
+    st.to(extractor, produced<>{}.with_value_serde(picky_serde{}).with_stream_partitioner(two));
+    st.to("out-all");
+    harness h("sink_errors_continue_multicast", b.build(),
+              {{"processing.exception.handler", "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler"},
+               {"production.exception.handler", "kstreams.conformance.Hunt11Scenarios$ContinueProductionHandler"}});
+    h.input("in", s, s).output("out-x", s, s).output("out-all", s, s);
+    h.pipe("in", S("k"), S("ok"), 1);
+    h.pipe("in", S("k"), S("two"), 2);
+    h.pipe("in", S("k"), S("badtwo"), 3);
+    h.dropped();
+    h.pipe("in", S("k"), S("bad"), 4);
+    h.dropped();
+    h.pipe("in", S("k"), S("ex"), 5);
+    h.pipe("in", S("k"), S("px"), 6);
+    h.dropped();
+    h.finish();
+}
+
 TEST_CASE("multicast_fk_join") {
     streams_builder b;
     auto orders = b.table<str, str>("orders");

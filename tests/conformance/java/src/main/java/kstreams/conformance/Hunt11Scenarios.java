@@ -90,6 +90,37 @@ final class Hunt11Scenarios {
         },
         Serdes.String().deserializer());
 
+    /** "out-x", throwing on "ex"; described as kstreams' topic_name_extractor. */
+    static final class ThrowingExtractor implements org.apache.kafka.streams.processor.TopicNameExtractor<String, String> {
+        @Override
+        public String extract(String k, String v, org.apache.kafka.streams.processor.RecordContext ctx) {
+            if (v.equals("ex")) throw new IllegalStateException("extractor");
+            return "out-x";
+        }
+
+        @Override
+        public String toString() { return "topic_name_extractor"; }
+    }
+
+    /** A production handler that continues on every error (a user's; no dead-letter records). */
+    public static final class ContinueProductionHandler implements org.apache.kafka.streams.errors.ProductionExceptionHandler {
+        @Override
+        public void configure(Map<String, ?> configs) { }
+
+        @Override
+        public Response handleError(org.apache.kafka.streams.errors.ErrorHandlerContext c,
+                                    org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> r, Exception e) {
+            return Response.resume();
+        }
+
+        @Override
+        public Response handleSerializationError(org.apache.kafka.streams.errors.ErrorHandlerContext c,
+                                                 org.apache.kafka.clients.producer.ProducerRecord r, Exception e,
+                                                 SerializationExceptionOrigin origin) {
+            return Response.resume();
+        }
+    }
+
     static void register(Map<String, Main.Scenario> scenarios) {
         // KIP-837: a partitioner answering several partitions writes a copy to each (a
         // repartition topic's copies are each processed again), none drops the record (counted),
@@ -366,6 +397,34 @@ final class Hunt11Scenarios {
             h.pipe("in", "k", "s30", 30);
             for (String t : new String[] {"tab", "tab2", "tab3"}) h.pipe(t, "k", null, 1);
             h.pipe("in", "k", "s40", 40);
+            h.dropped();
+            h.finish();
+        });
+
+        // A production handler that continues: a serializer failing drops the record at the sink
+        // (once per partition a multicast partitioner chose, each counted); a topic extractor or
+        // a partitioner throwing is the forwarding processor's error (processing handler).
+        scenarios.put("sink_errors_continue_multicast", out -> {
+            java.util.Properties p = new java.util.Properties();
+            p.put("processing.exception.handler", org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler.class.getName());
+            p.put("production.exception.handler", ContinueProductionHandler.class.getName());
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", SS).mapValues(v -> v);
+            StreamPartitioner<String, String> two = (topic, k, v, n) -> {
+                if (v.equals("px")) throw new IllegalStateException("partitioner");
+                return v.contains("two") ? parts("0,1") : Optional.empty();
+            };
+            s.to(new ThrowingExtractor(), Produced.with(Serdes.String(), PICKY).withStreamPartitioner(two));
+            s.to("out-all", PSS);
+            Harness h = new Harness(b.build(), p, out).input("in", S, S).output("out-x", S, S).output("out-all", S, S);
+            h.pipe("in", "k", "ok", 1);
+            h.pipe("in", "k", "two", 2);
+            h.pipe("in", "k", "badtwo", 3);
+            h.dropped();
+            h.pipe("in", "k", "bad", 4);
+            h.dropped();
+            h.pipe("in", "k", "ex", 5);
+            h.pipe("in", "k", "px", 6);
             h.dropped();
             h.finish();
         });
