@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include <kstreams/detail/recompute_store.hpp>
+#include <kstreams/detail/topology_writer.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/topology.hpp>
 
@@ -19,6 +20,7 @@ namespace {
 
 using kstreams::detail::node_def;
 using kstreams::detail::node_kind;
+using kstreams::detail::topology_writer;
 
 /// Writes (filter ->) sink -> source for a repartition. Only a repartition without a filter (a
 /// foreign-key join's response topic) has more than one parent.
@@ -30,7 +32,7 @@ void write_repartition(topology& t, const repartition_spec& s, std::vector<std::
         f.parents = std::move(parents);
         f.in_type = f.out_type = s.record_type;
         f.make = [make = s.make_filter, drop_null_keys] { return make(drop_null_keys); };
-        t.add_node(std::move(f));
+        topology_writer::add_node(t, std::move(f));
         parents = {s.filter_name};
     }
     node_def sink;
@@ -41,7 +43,7 @@ void write_repartition(topology& t, const repartition_spec& s, std::vector<std::
     sink.topic = s.topic;
     sink.internal_topic = true;
     sink.make = [make = s.make_sink, n = s.sink_name, topic = s.topic] { return make(n, topic); };
-    t.add_node(std::move(sink));
+    topology_writer::add_node(t, std::move(sink));
 
     node_def src;
     src.kind = node_kind::source;
@@ -50,9 +52,9 @@ void write_repartition(topology& t, const repartition_spec& s, std::vector<std::
     src.out_type = s.record_type;
     src.internal_topic = true;
     src.make = [make = s.make_source, n = s.source_name] { return make(n); };
-    t.add_node(std::move(src));
+    topology_writer::add_node(t, std::move(src));
 
-    t.mutable_model().repartition_topics.push_back({s.topic, s.partitions});
+    topology_writer::add_repartition_topic(t, s.topic, s.partitions);
 }
 
 /// The topics of the sources upstream of graph node i (a repartition's topic stands for what
@@ -185,7 +187,7 @@ topology builder_state::build(const optimizations& opt) const {
             case node_kind::processor:
                 break;
         }
-        t.add_node(std::move(d));
+        topology_writer::add_node(t, std::move(d));
         if (g.store_if && !g.store_if()) continue;
         const bool reuse_source = opt.reuse_ktable_source_topics && !g.table_source_topic.empty() && g.unlogged_store;
         for (const auto& b : g.stores) {
@@ -204,7 +206,7 @@ topology builder_state::build(const optimizations& opt) const {
                 // Kafka's TableSourceNode with reuseSourceTopicForChangeLog: no changelog of its
                 // own; the source topic is restored from.
                 t.add_state_store(g.unlogged_store, {g.name});
-                t.mutable_model().stores.back().source_topic_changelog = g.table_source_topic;
+                topology_writer::use_source_topic_as_changelog(t, g.unlogged_store->name(), g.table_source_topic);
             } else {
                 t.add_state_store(b, {g.name});
             }
@@ -214,7 +216,7 @@ topology builder_state::build(const optimizations& opt) const {
     for (const auto& group : copartition_groups_) {
         std::vector<std::string> topics;
         for (std::size_t i : group) collect_source_topics(nodes_, lg, i, topics);
-        t.mutable_model().copartition_groups.push_back(std::move(topics));
+        topology_writer::add_copartition_group(t, std::move(topics));
     }
     t.validate();
     return t;

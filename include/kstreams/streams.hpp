@@ -113,6 +113,9 @@ struct streams_config {
     /// How often (wall-clock) a windowed aggregation emitting on window close looks for closed
     /// windows: Kafka's internal `__emit.interval.ms.kstreams.windowed.aggregation__`.
     std::chrono::milliseconds windowed_emit_interval{1000};
+    /// How often (wall-clock) a left/outer stream-stream join looks for closed windows to emit its
+    /// null-padded results: Kafka's internal `__emit.interval.ms.kstreams.outer.join.spurious.results.fix__`.
+    std::chrono::milliseconds outer_join_emit_interval{1000};
     /// "metrics.recording.level": INFO (Kafka's default) records the client, thread and task
     /// metrics; DEBUG (or TRACE) adds the processor-node metrics (kstreams/metric_samples.hpp).
     kstreams::metrics_recording_level metrics_recording_level = kstreams::metrics_recording_level::info;

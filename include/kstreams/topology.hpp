@@ -19,6 +19,10 @@
 
 namespace kstreams {
 
+namespace detail {
+class topology_writer;
+}
+
 /// One sub-topology: the nodes connected to each other (directly or through a shared store).
 struct subtopology_description {
     int id = 0;
@@ -177,12 +181,12 @@ public:
     /// Sub-topologies, sources, processors, sinks and stores (validates first).
     topology_description describe() const;
 
-    /// The definitions, for the runtime, the test driver and the DSL's lowering.
+    /// The definitions, for the runtime and the test driver.
     const detail::topology_model& model() const { return *model_; }
-    detail::topology_model& mutable_model() { return *model_; }
-    topology& add_node(detail::node_def def);
 
 private:
+    friend class detail::topology_writer;  // the DSL's lowering (detail/topology_writer.hpp)
+    topology& add_node(detail::node_def def);
     template <class P, class Node, class Supplier>
     topology& add_processor_node(std::string name, Supplier supplier, std::vector<std::string> parents,
                                  std::vector<std::string> stores) {

@@ -55,11 +55,9 @@ struct task_environment {
     store_resources stores;
     /// How long a task waits for its directory's lock held by someone else before failing.
     std::chrono::milliseconds state_lock_wait{10000};
-    /// Kafka's internal emit.interval.ms.kstreams.outer.join.spurious.results.fix: 1 s, 0 in the
-    /// test driver (as Kafka's TopologyTestDriver sets it).
-    std::int64_t outer_join_emit_interval_ms = 1000;
-    /// Kafka's internal emit.interval.ms.kstreams.windowed.aggregation: 1 s, 0 in the test driver.
-    std::int64_t windowed_aggregation_emit_interval_ms = 1000;
+    /// The application's settings its processors read (task_context::app_config), among them
+    /// Kafka's internal emit intervals (detail/internal_configs.hpp).
+    std::map<std::string, std::string, std::less<>> app_configs;
     /// Where async processors run (kstreams/async.hpp): the executor of the thread running the tasks.
     boost::asio::any_io_executor executor;
     /// Called each time an async record completes (the runner wakes up to process what follows).
@@ -159,8 +157,7 @@ public:
     const record_metadata* current_metadata() const override { return has_metadata_ ? &metadata_ : nullptr; }
     std::int64_t stream_time() const override { return stream_time_; }
     std::int64_t wall_clock_time() const override { return env_.wall_clock(); }
-    std::int64_t outer_join_emit_interval_ms() const override { return env_.outer_join_emit_interval_ms; }
-    std::int64_t windowed_aggregation_emit_interval_ms() const override { return env_.windowed_aggregation_emit_interval_ms; }
+    std::optional<std::string_view> app_config(std::string_view key) const override;
     cancellable schedule(node& owner, std::chrono::milliseconds interval, punctuation_type type,
                          punctuator callback) override;
     state_store& store(std::string_view name, const node& asker) override;
@@ -232,6 +229,9 @@ public:
 
     /// A punctuation is due but waits for the records in flight (the task takes no new records).
     bool punctuation_waiting() const { return stream_punctuation_waiting_ || wall_punctuation_waiting_; }
+
+protected:
+    task_slot_entry& slot(std::string_view key) override;
 
 private:
     void record_punctuation(std::chrono::steady_clock::time_point started);
@@ -329,6 +329,8 @@ private:
     std::exception_ptr async_error_;
     bool stream_punctuation_waiting_ = false;
     bool wall_punctuation_waiting_ = false;
+    /// task_context::task_slot: state the task's processors share, dropped when it closes.
+    std::map<std::string, task_slot_entry, std::less<>> slots_;
 };
 
 }  // namespace kstreams::detail

@@ -18,6 +18,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <kstreams/detail/internal_configs.hpp>
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
@@ -188,7 +189,9 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         const auto& cfg = ctx.config;
         env.application_id = cfg.application_id;
         env.wall_clock = &now_ms;
-        env.windowed_aggregation_emit_interval_ms = cfg.windowed_emit_interval.count();
+        env.app_configs = {
+            {std::string(internal_config::windowed_aggregation_emit_interval_ms), std::to_string(cfg.windowed_emit_interval.count())},
+            {std::string(internal_config::outer_join_emit_interval_ms), std::to_string(cfg.outer_join_emit_interval.count())}};
         env.metrics = &metrics;
         env.node_metrics = cfg.metrics_recording_level != metrics_recording_level::info;
         commit_latency.emplace(metrics, "commit");

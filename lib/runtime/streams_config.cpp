@@ -1,3 +1,4 @@
+#include <kstreams/detail/internal_configs.hpp>
 #include <kstreams/streams.hpp>
 #include <kstreams/timestamp_extractors.hpp>
 
@@ -61,8 +62,10 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         else if (key == "statestore.cache.max.bytes" || key == "cache.max.bytes.buffering")
             c.statestore_cache_max_bytes = parse_number<std::size_t>(key, value);
         else if (key == "task.timeout.ms") c.task_timeout = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
-        else if (key == "__emit.interval.ms.kstreams.windowed.aggregation__")
+        else if (key == detail::internal_config::windowed_aggregation_emit_interval_ms)
             c.windowed_emit_interval = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
+        else if (key == detail::internal_config::outer_join_emit_interval_ms)
+            c.outer_join_emit_interval = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
         else if (key == "max.task.idle.ms") c.max_task_idle = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
         else if (key == "buffered.records.per.partition") c.buffered_records_per_partition = parse_number<std::size_t>(key, value);
         else if (key == "async.max.in.flight.per.task") c.max_async_in_flight_per_task = parse_number<std::size_t>(key, value);

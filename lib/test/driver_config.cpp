@@ -1,5 +1,6 @@
 // driver_config::from_properties: Kafka Streams properties for the test driver, read as the
 // runtime's streams_config reads them, plus what only the driver takes.
+#include <kstreams/detail/internal_configs.hpp>
 #include <kstreams/streams.hpp>
 #include <kstreams/test/topology_test_driver.hpp>
 
@@ -22,8 +23,8 @@ driver_config driver_config::from_properties(const std::map<std::string, std::st
     driver_config c;
     std::map<std::string, std::string> runtime;
     for (const auto& [key, value] : properties) {
-        if (key == "__emit.interval.ms.kstreams.outer.join.spurious.results.fix__") c.outer_join_emit_interval_ms = parse_ms(key, value);
-        else if (key == "__emit.interval.ms.kstreams.windowed.aggregation__") c.windowed_aggregation_emit_interval_ms = parse_ms(key, value);
+        if (key == detail::internal_config::outer_join_emit_interval_ms) c.outer_join_emit_interval_ms = parse_ms(key, value);
+        else if (key == detail::internal_config::windowed_aggregation_emit_interval_ms) c.windowed_aggregation_emit_interval_ms = parse_ms(key, value);
         else runtime.emplace(key, value);
     }
     const streams_config s = streams_config::from_properties(runtime);

@@ -7,6 +7,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <kstreams/detail/internal_configs.hpp>
 #include <kstreams/error.hpp>
 
 #include "lib/core/topology_groups.hpp"
@@ -108,8 +109,10 @@ struct topology_test_driver::impl {
         env.stores.rocksdb = std::make_shared<state::rocksdb_shared>(config.rocksdb);
         env.application_id = config.application_id;
         env.wall_clock = [this] { return wall_clock; };
-        env.outer_join_emit_interval_ms = config.outer_join_emit_interval_ms;
-        env.windowed_aggregation_emit_interval_ms = config.windowed_aggregation_emit_interval_ms;
+        env.app_configs = {
+            {std::string(detail::internal_config::outer_join_emit_interval_ms), std::to_string(config.outer_join_emit_interval_ms)},
+            {std::string(detail::internal_config::windowed_aggregation_emit_interval_ms),
+             std::to_string(config.windowed_aggregation_emit_interval_ms)}};
         env.collector = &producer;
         env.executor = io.get_executor();
         env.metrics = &metrics;

@@ -1,6 +1,7 @@
 // The topology test driver's API, including its error cases.
 #include <doctest/doctest.h>
 
+#include <kstreams/detail/topology_writer.hpp>
 #include <kstreams/dsl.hpp>
 #include <kstreams/state/stores.hpp>
 #include <kstreams/test/topology_test_driver.hpp>
@@ -253,8 +254,8 @@ TEST_CASE("internal topics get the application id prefix and are routed in memor
         .add_sink<str, str>("KSTREAM-SINK-0000000001", "rekey-repartition", {"src"})
         .add_source<str, str>("KSTREAM-SOURCE-0000000002", {"rekey-repartition"})
         .add_sink<str, str>("sink", "out", {"KSTREAM-SOURCE-0000000002"});
-    for (auto& n : t.mutable_model().nodes)
-        if (n.name.starts_with("KSTREAM-")) n.internal_topic = true;
+    kstreams::detail::topology_writer::mark_internal(t, "KSTREAM-SINK-0000000001");
+    kstreams::detail::topology_writer::mark_internal(t, "KSTREAM-SOURCE-0000000002");
     test::driver_config config;
     config.application_id = "my-app";
     test::topology_test_driver driver(t, config);

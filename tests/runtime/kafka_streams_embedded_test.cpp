@@ -265,6 +265,12 @@ TEST_CASE("streams_config reads Java-style properties") {
     CHECK(c.consumer.at("fetch.wait.max.ms") == "10");
     CHECK(c.kafka.at("linger.ms") == "7");
     CHECK_THROWS_AS(streams_config::from_properties({{"num.stream.threads", "x"}}), std::invalid_argument);
+    // Kafka's internal emit intervals are the app's, not librdkafka's (which would refuse them).
+    auto i = streams_config::from_properties({{"__emit.interval.ms.kstreams.outer.join.spurious.results.fix__", "250"},
+                                              {"__emit.interval.ms.kstreams.windowed.aggregation__", "500"}});
+    CHECK(i.outer_join_emit_interval == 250ms);
+    CHECK(i.windowed_emit_interval == 500ms);
+    CHECK(i.kafka.empty());
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include <kstreams/detail/topology_writer.hpp>
 #include <kstreams/state/stores.hpp>
 #include <kstreams/topology.hpp>
 
@@ -14,10 +15,10 @@ namespace kstreams::test {
 
 inline void make_repartition(topology& t, const std::string& sink, const std::string& source,
                              const std::string& topic) {
-    auto& m = t.mutable_model();
-    for (auto& n : m.nodes)
-        if (n.name == sink || n.name == source) n.internal_topic = true;
-    m.repartition_topics.push_back({topic, std::nullopt});
+    using kstreams::detail::topology_writer;
+    topology_writer::mark_internal(t, sink);
+    topology_writer::mark_internal(t, source);
+    topology_writer::add_repartition_topic(t, topic, std::nullopt);
 }
 
 /// value "customer amount" -> key customer, value amount.

@@ -4,9 +4,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 
 #include <kstreams/metrics.hpp>
 #include <kstreams/punctuation.hpp>
@@ -35,6 +37,12 @@ public:
     virtual std::int32_t partition_count(std::string_view topic) = 0;
 };
 
+/// One task_context::task_slot.
+struct task_slot_entry {
+    const std::type_info* type = nullptr;
+    std::shared_ptr<void> value;
+};
+
 class task_context {
 public:
     virtual ~task_context() = default;
@@ -44,11 +52,26 @@ public:
     virtual const record_metadata* current_metadata() const = 0;
     virtual std::int64_t stream_time() const = 0;
     virtual std::int64_t wall_clock_time() const = 0;
-    /// How often (wall-clock ms) a left/outer stream-stream join looks for closed windows.
-    virtual std::int64_t outer_join_emit_interval_ms() const { return 1000; }
-    /// Kafka's internal emit.interval.ms.kstreams.windowed.aggregation: how often a windowed
-    /// aggregation emitting on window close looks for closed windows (wall-clock time).
-    virtual std::int64_t windowed_aggregation_emit_interval_ms() const { return 1000; }
+    /// A setting of the application's configuration (Kafka's ProcessorContext.appConfigs()), or
+    /// nullopt when the application did not set it. Read at init, not per record.
+    virtual std::optional<std::string_view> app_config(std::string_view key) const {
+        (void)key;
+        return std::nullopt;
+    }
+    /// State the processors of one task share (e.g. both sides of a stream-stream join): made
+    /// (value-initialized) on the first ask for `key`, gone with the task. Every asker of a key
+    /// must ask for the same T; another T is a topology_error.
+    template <class T>
+    T& task_slot(std::string_view key) {
+        task_slot_entry& e = slot(key);
+        if (!e.value) {
+            e.value = std::make_shared<T>();
+            e.type = &typeid(T);
+        } else if (*e.type != typeid(T)) {
+            slot_type_mismatch(key);
+        }
+        return *static_cast<T*>(e.value.get());
+    }
     virtual cancellable schedule(node& owner, std::chrono::milliseconds interval,
                                  punctuation_type type, punctuator callback) = 0;
     /// The store connected to `asker` under this name; throws topology_error naming both if the
@@ -94,6 +117,11 @@ public:
 protected:
     friend class node;
     record_context current_record_{};
+
+    /// The task's entry for `key`, empty on the first ask.
+    virtual task_slot_entry& slot(std::string_view key) = 0;
+    /// Throws the topology_error of a slot asked for as two types.
+    [[noreturn]] static void slot_type_mismatch(std::string_view key);
 };
 
 }  // namespace kstreams::detail

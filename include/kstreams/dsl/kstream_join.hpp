@@ -118,7 +118,7 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
     spec.windows_before = w.before_ms();
     spec.windows_after = w.after_ms();
     spec.grace = w.grace_ms();
-    spec.trackers = std::make_shared<dsl_detail::join_time_trackers>();
+    spec.tracker_slot = "stream-join-time:" + this_join;
     dsl_detail::join_side_spec this_spec = spec, other_spec = spec;
     this_spec.other_store = other_store;
     this_spec.join_before = w.before_ms();

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include <kstreams/detail/internal_configs.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 
@@ -22,7 +23,10 @@ public:
     bool should_emit(kstreams::detail::task_context& ctx, std::int64_t close_time) {
         const std::int64_t now = ctx.wall_clock_time();
         if (now < next_time_to_emit_) return false;
-        next_time_to_emit_ = now + ctx.windowed_aggregation_emit_interval_ms();
+        if (emit_interval_ms_ < 0)
+            emit_interval_ms_ = kstreams::detail::internal_config::milliseconds(
+                ctx, kstreams::detail::internal_config::windowed_aggregation_emit_interval_ms, 1000);
+        next_time_to_emit_ = now + emit_interval_ms_;
         return closed_since(close_time);
     }
     /// Whether windows may have closed since the last emission (at a commit, whatever the time).
@@ -51,6 +55,7 @@ public:
 private:
     std::int64_t last_close_time_ = -1;
     std::int64_t next_time_to_emit_ = 0;
+    std::int64_t emit_interval_ms_ = -1;  // read from the app's settings at the first look
 };
 
 }  // namespace kstreams::dsl_detail

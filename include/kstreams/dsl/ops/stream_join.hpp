@@ -11,15 +11,13 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include <kstreams/detail/internal_configs.hpp>
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/detail/joiner_args.hpp>
@@ -78,25 +76,6 @@ struct join_time_tracker {
     std::int64_t next_time_to_emit = 0;
 };
 
-/// One tracker per task, handed to both join processors of that task.
-class join_time_trackers {
-public:
-    std::shared_ptr<join_time_tracker> get(const task_id& id) {
-        std::lock_guard lock(m_);
-        auto& t = trackers_[id];
-        if (!t) t = std::make_shared<join_time_tracker>();
-        return t;
-    }
-    void remove(const task_id& id) {
-        std::lock_guard lock(m_);
-        trackers_.erase(id);
-    }
-
-private:
-    std::mutex m_;
-    std::map<task_id, std::shared_ptr<join_time_tracker>> trackers_;
-};
-
 /// KSTREAM-WINDOWED: forwards the record, then keeps it (unless its key or value is null) in this
 /// side's window store, retaining duplicates. A record older than the retention period is not kept.
 template <class K, class V>
@@ -129,7 +108,8 @@ struct join_side_spec {
     std::int64_t windows_after = 0;
     std::int64_t grace = 0;
     bool outer = false;  ///< this side emits records without partner
-    std::shared_ptr<join_time_trackers> trackers;
+    /// The task slot of the join's time tracker, shared by both sides (one per task).
+    std::string tracker_slot;
 };
 
 /// The byte layout of the outer store, shared by both sides (Kafka's TimestampedKeyAndJoinSide and
@@ -207,9 +187,10 @@ public:
             outer_ = dynamic_cast<key_value_store<std::string, std::string>*>(&ctx.store(spec_.outer_store, *this));
             if (!outer_) throw topology_error("processor " + name() + ": store " + spec_.outer_store + " is not the join's outer store");
         }
-        tracker_ = spec_.trackers->get(ctx.id());
+        tracker_ = &ctx.task_slot<join_time_tracker>(spec_.tracker_slot);
+        emit_interval_ms_ = kstreams::detail::internal_config::milliseconds(
+            ctx, kstreams::detail::internal_config::outer_join_emit_interval_ms, 1000);
     }
-    void close() override { spec_.trackers->remove(ctx_->id()); }
 
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, VThis>*>(p);
@@ -275,7 +256,7 @@ private:
         if (java_add(java_add(tt.min_time, spec_.join_after), spec_.grace) >= tt.stream_time) return;
         const std::int64_t now = ctx_->wall_clock_time();
         if (now < tt.next_time_to_emit) return;
-        tt.next_time_to_emit = now + ctx_->outer_join_emit_interval_ms();
+        tt.next_time_to_emit = now + emit_interval_ms_;
         tt.min_time = INT64_MAX;
 
         struct parked {
@@ -323,7 +304,8 @@ private:
     Fn fn_;
     window_store<K, VOther>* other_ = nullptr;
     key_value_store<std::string, std::string>* outer_ = nullptr;
-    std::shared_ptr<join_time_tracker> tracker_;
+    join_time_tracker* tracker_ = nullptr;
+    std::int64_t emit_interval_ms_ = 1000;
 };
 
 }  // namespace kstreams::dsl_detail
