@@ -194,8 +194,9 @@ topology builder_state::build(const optimizations& opt) const {
             if (const auto* r = kstreams::detail::as_recompute(*b); r && !r->bounded())
                 throw topology_error("store " + b->name() + " of " + g.name +
                                      ": recovery::recompute is for windowed aggregations only, whose state is bounded "
-                                     "by their windows and grace; this store keeps its rows for all time, so it "
-                                     "needs recovery::changelog (the default)");
+                                     "by their windows and grace; this store keeps its rows for all time (no "
+                                     "windows, or unlimited windows, which never close), so it needs "
+                                     "recovery::changelog (the default)");
             if (const auto* r = kstreams::detail::as_recompute(*b); r && !r->not_yet().empty())
                 throw topology_error("store " + b->name() + " of " + g.name + ": recovery::recompute does not hold " +
                                      "input offsets for " + r->not_yet() + " yet (time windows only, tumbling or " +

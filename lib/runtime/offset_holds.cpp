@@ -6,29 +6,31 @@
 
 namespace kstreams::detail {
 
-void held_records::hold(std::int64_t offset, std::int64_t release) {
-    if (entries_.empty() || offset > entries_.back().first) {
-        if (!entries_.empty() && release <= entries_.back().second) return;  // covered by the last one
-        entries_.emplace_back(offset, release);
+void held_records::hold(std::int64_t offset, std::int64_t release, std::int64_t stream_time) {
+    if (entries_.empty() || offset > entries_.back().offset) {
+        if (!entries_.empty() && release <= entries_.back().release) return;  // covered by the last one
+        entries_.push_back({offset, release, stream_time});
         return;
     }
     auto at = std::lower_bound(entries_.begin(), entries_.end(), offset,
-                               [](const auto& e, std::int64_t o) { return e.first < o; });
-    if (at != entries_.begin() && std::prev(at)->second >= release) return;  // covered by an earlier one
-    if (at != entries_.end() && at->first == offset && at->second >= release) return;
+                               [](const entry& e, std::int64_t o) { return e.offset < o; });
+    if (at != entries_.begin() && std::prev(at)->release >= release) return;  // covered by an earlier one
+    if (at != entries_.end() && at->offset == offset && at->release >= release) return;
     auto covered = at;
-    while (covered != entries_.end() && covered->second <= release) ++covered;  // covered by it
+    while (covered != entries_.end() && covered->release <= release) ++covered;  // covered by it
+    // Held again (offset already there): the first stream time noted for it stays.
+    if (at != entries_.end() && at->offset == offset) stream_time = std::min(stream_time, at->stream_time);
     if (covered == at) {
-        entries_.insert(at, {offset, release});
+        entries_.insert(at, {offset, release, stream_time});
     } else {
-        *at = {offset, release};
+        *at = {offset, release, stream_time};
         entries_.erase(std::next(at), covered);
     }
 }
 
 std::int64_t held_records::earliest(std::int64_t watermark) {
-    while (!entries_.empty() && entries_.front().second <= watermark) entries_.pop_front();
-    return entries_.empty() ? INT64_MAX : entries_.front().first;
+    while (!entries_.empty() && entries_.front().release <= watermark) entries_.pop_front();
+    return entries_.empty() ? INT64_MAX : entries_.front().offset;
 }
 
 class offset_holds::owner_hold final : public offset_hold {
@@ -37,10 +39,16 @@ public:
     void hold(std::int64_t release) override { set_.hold(*this, release); }
     const std::string& name() const { return name_; }
     std::vector<held_records>& partitions() { return partitions_; }
-    void recovered(std::int64_t stream_time, std::int64_t watermark) {
+    /// What a partition's commit noted (replay_stream_time -1: not noted, a version 1 commit or
+    /// nothing held there). The owner's own stream time is left to the owner: replaying, it
+    /// starts from the replay stream time, and notes the held records with its own again.
+    void recovered(std::int64_t stream_time, std::int64_t watermark, std::int64_t replay_stream_time) {
         recovered_stream_time_ = std::max(recovered_stream_time_, stream_time);
         recovered_watermark_ = std::max(recovered_watermark_, watermark);
-        advance(stream_time, watermark);
+        if (replay_stream_time >= 0 &&
+            (recovered_replay_stream_time_ < 0 || replay_stream_time < recovered_replay_stream_time_))
+            recovered_replay_stream_time_ = replay_stream_time;
+        watermark_ = std::max(watermark_, watermark);
     }
 
 private:
@@ -82,14 +90,18 @@ void offset_holds::hold(owner_hold& o, std::int64_t release) {
     const std::size_t slot = slot_of(m->topic, m->partition);
     auto& parts = o.partitions();
     if (parts.size() <= slot) parts.resize(slot + 1);
-    parts[slot].hold(m->offset, release);
+    parts[slot].hold(m->offset, release, o.stream_time());
+}
+
+std::size_t offset_holds::find_slot(std::string_view topic, std::int32_t partition) const {
+    for (std::size_t i = 0; i < slots_.size(); ++i)
+        if (slots_[i].partition == partition && slots_[i].topic == topic) return i;
+    return slots_.size();
 }
 
 std::int64_t offset_holds::held_offset(std::string_view topic, std::int32_t partition) {
     std::int64_t held = INT64_MAX;
-    std::size_t slot = slots_.size();
-    for (std::size_t i = 0; i < slots_.size(); ++i)
-        if (slots_[i].partition == partition && slots_[i].topic == topic) slot = i;
+    const std::size_t slot = find_slot(topic, partition);
     if (slot == slots_.size()) return held;
     for (auto& o : owners_)
         if (slot < o->partitions().size()) held = std::min(held, o->partitions()[slot].earliest(o->watermark()));
@@ -97,7 +109,9 @@ std::int64_t offset_holds::held_offset(std::string_view topic, std::int32_t part
 }
 
 namespace {
-constexpr std::string_view magic = "kstreams-recompute:1:";
+constexpr std::string_view magic_v1 = "kstreams-recompute:1:";
+constexpr std::string_view magic = "kstreams-recompute:2:";
+static_assert(magic.size() == magic_v1.size());
 
 bool read_int(std::string_view& in, std::int64_t& out) {
     const auto [end, ec] = std::from_chars(in.data(), in.data() + in.size(), out);
@@ -112,8 +126,11 @@ bool read_char(std::string_view& in, char c) {
 }
 }  // namespace
 
-// "kstreams-recompute:1:<processed>" then per owner ";<name length>:<name><stream time>,<watermark>".
-std::string offset_holds::commit_metadata(std::int64_t processed) const {
+// "kstreams-recompute:2:<processed>" then per owner
+// ";<name length>:<name><stream time>,<watermark>,<replay stream time>". Version 1 had no replay
+// stream time (read still: the replay then starts from the stream time).
+std::string offset_holds::commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed) const {
+    const std::size_t slot = find_slot(topic, partition);
     std::string out(magic);
     out += std::to_string(processed);
     for (const auto& o : owners_) {
@@ -121,26 +138,30 @@ std::string offset_holds::commit_metadata(std::int64_t processed) const {
         out += std::to_string(o->name().size());
         out += ':';
         out += o->name();
-        out += std::to_string(o->stream_time());
+        out += std::to_string(std::max(o->stream_time(), o->recovered_stream_time()));
         out += ',';
         out += std::to_string(o->watermark());
+        out += ',';
+        out += std::to_string(slot < o->partitions().size() ? o->partitions()[slot].earliest_stream_time() : -1);
     }
     return out;
 }
 
 std::int64_t offset_holds::recover(std::string_view metadata) {
-    if (!metadata.starts_with(magic)) return -1;
+    const bool v1 = metadata.starts_with(magic_v1);
+    if (!v1 && !metadata.starts_with(magic)) return -1;
     std::string_view in = metadata.substr(magic.size());
     std::int64_t processed = -1;
     if (!read_int(in, processed)) return -1;
     while (read_char(in, ';')) {
-        std::int64_t length = 0, stream_time = -1, watermark = -1;
+        std::int64_t length = 0, stream_time = -1, watermark = -1, replay_stream_time = -1;
         if (!read_int(in, length) || !read_char(in, ':') || length < 0 || static_cast<std::size_t>(length) > in.size())
             return -1;
         const std::string_view name = in.substr(0, static_cast<std::size_t>(length));
         in.remove_prefix(static_cast<std::size_t>(length));
         if (!read_int(in, stream_time) || !read_char(in, ',') || !read_int(in, watermark)) return -1;
-        static_cast<owner_hold*>(owner(name))->recovered(stream_time, watermark);
+        if (!v1 && (!read_char(in, ',') || !read_int(in, replay_stream_time))) return -1;
+        static_cast<owner_hold*>(owner(name))->recovered(stream_time, watermark, replay_stream_time);
     }
     return processed;
 }

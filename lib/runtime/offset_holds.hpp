@@ -25,13 +25,23 @@ namespace kstreams::detail {
 /// O(log n) plus what it covers.
 class held_records {
 public:
-    void hold(std::int64_t offset, std::int64_t release);
+    /// `stream_time`: the owner's stream time once it had processed the record, which a replay
+    /// from this record starts from (see earliest_stream_time).
+    void hold(std::int64_t offset, std::int64_t release, std::int64_t stream_time);
     /// Forgets what `watermark` released; the earliest offset still held, INT64_MAX if none.
     std::int64_t earliest(std::int64_t watermark);
+    /// The owner's stream time noted with the earliest record still held (-1 if none): processing
+    /// again from that record, the owner judges it (late or not) as it did the first time.
+    std::int64_t earliest_stream_time() const { return entries_.empty() ? -1 : entries_.front().stream_time; }
     std::size_t size() const { return entries_.size(); }
 
 private:
-    std::deque<std::pair<std::int64_t, std::int64_t>> entries_;  // (offset, release)
+    struct entry {
+        std::int64_t offset;
+        std::int64_t release;
+        std::int64_t stream_time;
+    };
+    std::deque<entry> entries_;
 };
 
 class offset_holds {
@@ -52,9 +62,11 @@ public:
     std::int64_t held_offset(std::string_view topic, std::int32_t partition);
 
     /// What a commit of a partition carries in its metadata: the owners' stream times and
-    /// watermarks, and `processed` (the offset after the last record processed), so that the
-    /// records before it processed again after a restart are known as replayed.
-    std::string commit_metadata(std::int64_t processed) const;
+    /// watermarks, the stream time each noted with its earliest record held on that partition
+    /// (call held_offset first: it forgets what was released), and `processed` (the offset after
+    /// the last record processed), so that the records before it processed again after a restart
+    /// are known as replayed.
+    std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed) const;
     /// Reads a partition's committed metadata (written by commit_metadata): the owners named
     /// there start from what they noted; returns the processed offset it names (-1 if none, or if
     /// the metadata is not ours).
@@ -68,6 +80,8 @@ private:
     };
     void hold(owner_hold& o, std::int64_t release);
     std::size_t slot_of(std::string_view topic, std::int32_t partition);
+    /// The slot of a partition seen before; slots_.size() if none.
+    std::size_t find_slot(std::string_view topic, std::int32_t partition) const;
 
     const task_context& ctx_;
     std::vector<std::unique_ptr<owner_hold>> owners_;

@@ -220,8 +220,8 @@ public:
     std::int64_t held_offset(std::string_view topic, std::int32_t partition) { return holds_.held_offset(topic, partition); }
     /// The metadata of a commit of one of its partitions (`processed`: the offset after the last
     /// record processed there); empty when the task holds no offsets.
-    std::string commit_metadata(std::int64_t processed) const {
-        return holds_.empty() ? std::string() : holds_.commit_metadata(processed);
+    std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed) const {
+        return holds_.empty() ? std::string() : holds_.commit_metadata(topic, partition, processed);
     }
     /// Reads a partition's committed metadata before the first record; returns the offset up to
     /// which records coming again were processed before (-1: none known).

@@ -866,8 +866,9 @@ void task_manager::prepare_commit(managed_task& t) {
                 // Recovery by recomputation: no further than the earliest record open state
                 // still holds, with what the holders noted (which may change while the offset
                 // does not: committed again then).
-                metadata = task.commit_metadata(std::max(offset, q->replay_until));
+                const std::int64_t processed = std::max(offset, q->replay_until);
                 offset = std::min(offset, task.held_offset(q->topic(), q->partition()));
+                metadata = task.commit_metadata(q->topic(), q->partition(), processed);
                 task.metrics().counter(commit_held_metric + q->topic() + "." + std::to_string(q->partition())) =
                     static_cast<std::uint64_t>(std::max<std::int64_t>(0, q->committable() - offset));
             }

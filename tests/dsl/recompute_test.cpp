@@ -1,12 +1,16 @@
 // Recovery by recomputation (materialized<>::with_recovery(recovery::recompute)) through the test
 // driver: time-windowed aggregations give what their changelog variant gives and keep their store
 // in memory with no changelog; commits hold input offsets back to the earliest record of an open
-// window, and a restart from such a commit rebuilds the open windows exactly; an unbounded
-// aggregation or table (or, for now, sliding and session windows) asking for it is refused when
-// the topology is built, naming the store and the node.
+// window, and a restart from such a commit rebuilds the open windows exactly (sliding windows
+// too, whose replayed records are judged from the stream time noted with the first of them); an
+// unbounded aggregation or table (or, for now, session windows) asking for it is refused when the
+// topology is built, naming the store and the node.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -114,14 +118,23 @@ TEST_CASE("hopping windows, emitting on update and on close, recovered by recomp
     check_same_as_changelog("hopping on close", [&](const materialized<>& m) { return time_count(hopping, m, true); });
 }
 
-TEST_CASE("sliding and session windows asking for recomputation are refused at build(): their offsets are not held yet") {
-    const auto m = materialized<>::as("counts").with_recovery(recovery::recompute);
+TEST_CASE("sliding windows, emitting on update and on close, recovered by recomputation") {
     const auto sliding = sliding_windows::of_time_difference_and_grace(10ms, 5ms);
-    CHECK_THROWS_WITH_AS(time_count(sliding, m), doctest::Contains("store counts of KSTREAM-AGGREGATE-0000000001: "
-                                                                   "recovery::recompute does not hold input offsets "
-                                                                   "for sliding windows yet"), topology_error);
-    CHECK_THROWS_WITH_AS(session_count(m), doctest::Contains("for session windows yet"), topology_error);
-    CHECK_NOTHROW(time_count(sliding, materialized<>::as("counts")));
+    check_same_as_changelog("sliding", [&](const materialized<>& m) { return time_count(sliding, m); });
+    check_same_as_changelog("sliding on close", [&](const materialized<>& m) { return time_count(sliding, m, true); });
+}
+
+TEST_CASE("session and unlimited windows asking for recomputation are refused at build()") {
+    const auto m = materialized<>::as("counts").with_recovery(recovery::recompute);
+    CHECK_THROWS_WITH_AS(session_count(m), doctest::Contains("store counts of KSTREAM-AGGREGATE-0000000001: "
+                                                             "recovery::recompute does not hold input offsets "
+                                                             "for session windows yet"), topology_error);
+    // Unlimited windows never close: their records would be held for ever.
+    CHECK_THROWS_WITH_AS(time_count(unlimited_windows::of(), m),
+                         doctest::Contains("store counts of KSTREAM-AGGREGATE-0000000001: recovery::recompute is for "
+                                           "windowed aggregations only"), topology_error);
+    CHECK_NOTHROW(session_count(materialized<>::as("counts")));
+    CHECK_NOTHROW(time_count(unlimited_windows::of(), materialized<>::as("counts")));
 }
 
 TEST_CASE("a windowed cogroup recovered by recomputation") {
@@ -179,7 +192,7 @@ TEST_CASE("commits stay at the earliest record an open window holds") {
     CHECK(d.committed_offsets().at("in") == 1);
     in.pipe_input("a", "x", 40);  // offset 4: closes [10,20); [40,50) holds offset 4
     CHECK(d.committed_offsets().at("in") == 4);
-    CHECK(d.committed_metadata().at("in").starts_with("kstreams-recompute:1:5;"));
+    CHECK(d.committed_metadata().at("in").starts_with("kstreams-recompute:2:5;"));
     CHECK(d.metrics().value("commit-held-records.in.0") == 1);
 }
 
@@ -264,4 +277,57 @@ TEST_CASE("a restart from a held commit rebuilds tumbling and hopping windows ex
 
 TEST_CASE("a restart from a held commit rebuilds a windowed cogroup exactly") {
     check_restarts(cogroup_count(materialized<>::as("counts").with_recovery(recovery::recompute)), restart_input, false);
+}
+
+TEST_CASE("a restart from a held commit rebuilds sliding windows exactly") {
+    const auto m = materialized<>::as("counts").with_recovery(recovery::recompute);
+    for (const auto& [difference, grace] : {std::pair{10ms, 5ms}, std::pair{3ms, 20ms}, std::pair{5ms, 0ms}}) {
+        INFO("difference " << difference.count() << " ms, grace " << grace.count() << " ms");
+        const auto sliding = sliding_windows::of_time_difference_and_grace(difference, grace);
+        check_restarts(time_count(sliding, m), restart_input, false);
+        check_restarts(time_count(sliding, m, true), restart_input, true);
+    }
+}
+
+TEST_CASE("a restart from a version 1 commit (no replay stream time) still resumes") {
+    // Written by an older kstreams: the replay starts from the commit's stream time.
+    const topology t = time_count(time_windows::of_size_and_grace(10ms, 5ms), materialized<>::as("counts").with_recovery(recovery::recompute));
+    const input_rows rows_in{{"a", 1}, {"a", 12}, {"a", 16}};
+    const rows whole = pipe(t, rows_in, 0, rows_in.size());
+    // Stopped after a@12: [0,10) is open (close time 7), so the commit held offset 0.
+    const rows resumed = pipe(t, rows_in, 0, rows_in.size(), {{"in", "kstreams-recompute:1:2;28:KSTREAM-AGGREGATE-000000000112,7"}});
+    CHECK(latest(resumed) == latest(whole));
+}
+
+namespace {
+/// Out-of-order input from a seed: keys a-c, timestamps wandering forward with jumps back.
+input_rows generated_input(unsigned seed, std::size_t n) {
+    input_rows out;
+    std::uint64_t x = seed * 2654435761u + 1;
+    auto next = [&x](std::uint64_t bound) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        return (x >> 33) % bound;
+    };
+    std::int64_t t = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        t += static_cast<std::int64_t>(next(6));
+        const std::int64_t back = next(4) == 0 ? static_cast<std::int64_t>(next(15)) : 0;
+        out.emplace_back(std::string(1, static_cast<char>('a' + next(3))), std::max<std::int64_t>(0, t - back));
+    }
+    return out;
+}
+}  // namespace
+
+TEST_CASE("restarts at every point of generated out-of-order input rebuild sliding and hopping windows") {
+    const auto m = materialized<>::as("counts").with_recovery(recovery::recompute);
+    for (unsigned seed : {7u, 42u, 1234u}) {
+        INFO("seed " << seed);
+        const input_rows in = generated_input(seed, 40);
+        const auto sliding = sliding_windows::of_time_difference_and_grace(6ms, 4ms);
+        check_restarts(time_count(sliding, m), in, false);
+        check_restarts(time_count(sliding, m, true), in, true);
+        const auto hopping = time_windows::of_size_and_grace(8ms, 4ms).advance_by(3ms);
+        check_restarts(time_count(hopping, m), in, false);
+        check_restarts(time_count(hopping, m, true), in, true);
+    }
 }

@@ -37,6 +37,10 @@ public:
     /// set before the task's first record, so the owner reads it when it sees its first record.
     std::int64_t recovered_stream_time() const { return recovered_stream_time_; }
     std::int64_t recovered_watermark() const { return recovered_watermark_; }
+    /// The owner's stream time when it had processed the first record processing resumes from
+    /// (-1: not known): replayed records are judged from it, as the first time. An owner whose
+    /// records may start windows that outlive their own (sliding windows) needs it.
+    std::int64_t recovered_replay_stream_time() const { return recovered_replay_stream_time_; }
     /// Called by the task before each commit (before record caches are flushed): an owner
     /// emitting on window close emits what closed, so that its watermark is what it emitted.
     std::function<void()> before_commit;
@@ -46,6 +50,7 @@ protected:
     std::int64_t watermark_ = -1;
     std::int64_t recovered_stream_time_ = -1;
     std::int64_t recovered_watermark_ = -1;
+    std::int64_t recovered_replay_stream_time_ = -1;
 };
 
 /// Offered by a task whose topology has stores recovered by recomputation.

@@ -252,7 +252,9 @@ public:
         serde_ref<VOut> vs = dsl_detail::pick_serde<VOut>(m.value_serde, {});
         const std::string store = m.store_name.empty() ? b.new_store_name(dsl_detail::cogroup_aggregate) : m.store_name;
         std::int64_t size = 0, min_retention = 0, grace = 0;
+        bool bounded = true;  // unlimited windows never close
         if (const auto* w = std::get_if<time_windows>(&windows_)) {
+            bounded = !w->unlimited();
             size = w->size();
             min_retention = w->size() + w->grace();
             grace = w->grace();
@@ -265,8 +267,7 @@ public:
         auto info = std::make_shared<dsl_detail::table_info>();
         info->has_own_store = true;
         info->materialized = true;
-        auto sb = dsl_detail::timestamped_window_store_builder<K, VOut>(store, m, size, min_retention, ks, vs, false, false,
-                                                                        std::holds_alternative<sliding_windows>(windows_));
+        auto sb = dsl_detail::timestamped_window_store_builder<K, VOut>(store, m, size, min_retention, ks, vs, false, false, bounded);
         dsl_detail::cogroup_windows<K, VOut> w;
         std::visit([&w](const auto& x) { w = x; }, windows_);
         const std::size_t merge = c_.template build<windowed<K>>(n, store, info, std::move(sb), w,

@@ -169,8 +169,8 @@ struct materialized {
     /// Kafka's Materialized.as(StoreType / built-in DslStoreSuppliers): an unnamed store of that kind.
     static materialized as(dsl_store_type t) { materialized m; m.store_type = t; return m; }
     /// How the store survives a failure: recovery::changelog (the default, Kafka Streams' only
-    /// way) or recovery::recompute, for time-windowed aggregations (tumbling, hopping) only (any
-    /// other store asking for it is refused when the topology is built): the store is kept in
+    /// way) or recovery::recompute, for time-windowed aggregations (tumbling, hopping, sliding)
+    /// only (any other store asking for it is refused when the topology is built): the store is kept in
     /// memory with no changelog, whatever the persistence and logging asked for, and input offsets
     /// are committed no further than the earliest record an open window holds (see the README).
     materialized with_recovery(kstreams::recovery r) const { auto c = *this; c.recovery_mode = r; return c; }
@@ -189,7 +189,7 @@ void apply_cache_and_log(Builder& builder, const materialized<KS, VS>& m) {
 }
 /// The store's builder as `m` asks to recover it: marked for recomputation (in_memory and
 /// unlogged already when `bounded`), or as it is. build() refuses an unbounded one.
-/// `not_yet`: a windowed kind whose offsets are not held yet (sliding windows, sessions).
+/// `not_yet`: a windowed kind whose offsets are not held yet (sessions).
 template <class KS, class VS>
 std::shared_ptr<const store_builder> with_recovery_of(std::shared_ptr<const store_builder> builder,
                                                       const materialized<KS, VS>& m, bool bounded,

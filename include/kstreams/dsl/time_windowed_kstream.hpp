@@ -107,7 +107,9 @@ private:
         std::shared_ptr<const dsl_detail::table_info> cinfo(info);
         dsl_detail::graph_node g;
         std::int64_t size = 0, min_retention = 0;
+        bool bounded = true;  // unlimited windows never close
         if (const auto* w = std::get_if<time_windows>(&windows_)) {
+            bounded = !w->unlimited();
             if (w->unlimited() && emit_final_)
                 throw std::invalid_argument("windowed aggregation " + name +
                                             ": emitting on window close is only supported for time windows and "
@@ -131,7 +133,7 @@ private:
         // Kafka keeps the cache of time windows emitting on close, not of sliding ones.
         const bool sliding = std::holds_alternative<sliding_windows>(windows_);
         g.stores.push_back(dsl_detail::timestamped_window_store_builder<K, Agg>(store, m, size, min_retention, ks, as, emit_final_,
-                                                                               sliding && emit_final_, sliding));
+                                                                               sliding && emit_final_, bounded));
         const std::size_t i = grouped_.add_aggregation(std::move(g), store, ks);
         serde_ref<windowed<K>> wks(time_windowed_serde<K, serde_ref<K>>{ks, size});
         return ktable<windowed<K>, Agg>(grouped_.b_, i, std::move(wks), as,

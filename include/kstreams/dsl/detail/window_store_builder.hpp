@@ -33,12 +33,13 @@ std::int64_t window_retention(const std::string& name, const materialized<KS, VS
 /// `min_retention`: what the windows need (size + grace for time windows); also the default.
 /// `emit_final`: emit on window close, which reads RocksDB through Kafka's time-ordered store;
 /// `no_cache`: the store is uncached whatever `m` says (sliding windows emitting on close);
-/// `sliding`: the windows are sliding ones.
+/// `bounded` false: windows that never close (unlimited_windows), whose state recovery by
+/// recomputation cannot bound.
 template <class K, class V, class KS, class VS>
 std::shared_ptr<const store_builder> timestamped_window_store_builder(const std::string& name, const materialized<KS, VS>& m,
                                                                       std::int64_t window_size, std::int64_t min_retention,
                                                                       serde_ref<K> ks, serde_ref<V> vs, bool emit_final = false,
-                                                                      bool no_cache = false, bool sliding = false) {
+                                                                      bool no_cache = false, bool bounded = true) {
     // A store recovered by recomputation is kept in memory, unlogged, whatever else was asked.
     const bool recompute = m.recovery_mode == kstreams::recovery::recompute;
     auto make = [&](std::shared_ptr<const window_bytes_store_supplier> supplier) {
@@ -49,8 +50,7 @@ std::shared_ptr<const store_builder> timestamped_window_store_builder(const std:
         if (recompute) builder->with_logging_disabled();
         return std::shared_ptr<const store_builder>(std::move(builder));
     };
-    const char* not_yet = sliding ? "sliding windows" : nullptr;
-    if (m.window_supplier) return with_recovery_of(make(m.window_supplier), m, true, not_yet);
+    if (m.window_supplier) return with_recovery_of(make(m.window_supplier), m, bounded);
     const std::chrono::milliseconds r{window_retention(name, m, min_retention, "window store")}, size{window_size};
     const std::optional<dsl_store_type> type = recompute ? std::optional(dsl_store_type::in_memory) : m.store_type;
     return with_recovery_of(kstreams::detail::dsl_store_of(type, [&](bool rocks_db) {
@@ -59,7 +59,7 @@ std::shared_ptr<const store_builder> timestamped_window_store_builder(const std:
                                 return make(rocks_db ? stores::persistent_timestamped_window_store(name, r, size, false)
                                                      : stores::in_memory_window_store(name, r, size, false));
                             }),
-                            m, true, not_yet);
+                            m, bounded);
 }
 
 /// A session aggregation's store; `min_retention` is gap + grace. Emitting on window close, it is

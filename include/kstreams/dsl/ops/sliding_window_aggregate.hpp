@@ -87,10 +87,16 @@ public:
     }
 
 private:
-    /// After a restart, before the first record: as window_aggregate_node's.
+    /// After a restart, before the first record. A record whose own windows had closed by the
+    /// commit may have started a window still open then (its right window, a later record's left
+    /// window seeded from it): replayed records are judged from the stream time noted with the
+    /// first of them, as the first time, not from the commit's. The windows that had closed by
+    /// the commit are rebuilt in part and never forwarded again; finals already emitted neither.
     void recover() {
         recovered_ = true;
-        observed_stream_time_ = std::max(observed_stream_time_, hold_->recovered_stream_time());
+        const std::int64_t replay = hold_->recovered_replay_stream_time();
+        observed_stream_time_ = std::max(observed_stream_time_, replay >= 0 ? replay : hold_->recovered_stream_time());
+        if (hold_->recovered_stream_time() >= 0) forwarder_.skip_windows_ending_before(hold_->recovered_stream_time() - grace_);
         if (emit_final_ && hold_->recovered_watermark() > emitter_.last_close_time())
             emitter_.emitted(hold_->recovered_watermark());
     }

@@ -4,6 +4,8 @@
 // Sessions (session_forwarder) are the same but timestamped with the session's end.
 #pragma once
 
+#include <climits>
+#include <cstdint>
 #include <optional>
 
 #include <kstreams/detail/node.hpp>
@@ -26,6 +28,7 @@ public:
         by_cache_ = store.set_flush_listener(
             [this, send_old_values](const windowed<K>& key, std::optional<value_and_timestamp<V>> nv,
                                     std::optional<value_and_timestamp<V>> ov, std::int64_t ts, const headers& hdrs) {
+                if (key.window.end < skip_ending_before_) return;
                 record<windowed<K>, change<V>> r{key, {}, nv ? nv->timestamp : ts, hdrs};
                 if (nv) r.value.new_value = std::move(nv->value);
                 if (send_old_values && ov) r.value.old_value = std::move(ov->value);
@@ -34,12 +37,17 @@ public:
             send_old_values);
     }
     void maybe_forward(const record<windowed<K>, change<V>>& r) const {
-        if (!by_cache_) self_->forward(r);
+        if (!by_cache_ && r.key.window.end >= skip_ending_before_) self_->forward(r);
     }
+    /// Recovery by recomputation: windows ending before `end` closed before the commit processing
+    /// resumed from, and their results went out then. Replayed records rebuild them in part
+    /// (later windows start from them); what they would forward again is not forwarded.
+    void skip_windows_ending_before(std::int64_t end) { skip_ending_before_ = end; }
 
 private:
     kstreams::detail::node* self_ = nullptr;
     bool by_cache_ = false;
+    std::int64_t skip_ending_before_ = INT64_MIN;
 };
 
 /// The same over a session store (Kafka's SessionTupleForwarder): a session's results carry its
