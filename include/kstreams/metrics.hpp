@@ -32,6 +32,10 @@ namespace metric {
 inline constexpr std::string_view dropped_records = "dropped-records";
 inline constexpr std::string_view dropped_null_key = "dropped-records.null-key";
 inline constexpr std::string_view dropped_null_value = "dropped-records.null-value";
+/// A null value (tombstone) reached a DSL function making the new value (map_values, map,
+/// flat_map*) that takes a plain value type (dsl/detail/null_value_guard.hpp): declare the
+/// parameter std::optional<V> to be called with it.
+inline constexpr std::string_view dropped_null_value_plain_type = "dropped-records.null-value-plain-type";
 inline constexpr std::string_view dropped_late = "dropped-records.late";
 inline constexpr std::string_view skipped_deserialization = "skipped-records.deserialization-error";
 inline constexpr std::string_view skipped_invalid_timestamp = "skipped-records.invalid-timestamp";

@@ -49,8 +49,11 @@ TEST_CASE("dsl_long_keys_double_values") {
         .reduce([](double a, double v) { return a + v; })
         .to_stream()
         .to("out-sum");
-    // The value type is not optional, so a null value arrives as 0.0: it floors to Java's 0 too.
-    st.map([](const oi64& k, const double& v) { return std::pair<i32, i64>(static_cast<i32>(std::floor(v)), k ? *k : -1); })
+    // As Java's `v == null ? 0 : floor(v)`: declared optional, the mapper sees the null (a plain
+    // double would not be called with it: the record would be dropped and counted).
+    st.map([](const oi64& k, const std::optional<double>& v) {
+          return std::pair<i32, i64>(v ? static_cast<i32>(std::floor(*v)) : 0, k ? *k : -1);
+      })
         .group_by_key()
         .aggregate([] { return str(); }, [](const i32&, const i64& v, const str& agg) { return agg + "," + std::to_string(v); })
         .to_stream()

@@ -74,3 +74,46 @@ TEST_CASE("filter, peek, select_key, map, flat_map_values and split see nullopt 
     REQUIRE(null_values.size() == 1);
     CHECK(null_values[0].key == ostr("c"));
 }
+
+TEST_CASE("a null value is never turned into a real one by a function taking a plain value type") {
+    streams_builder b;
+    std::vector<str> peeked;
+    auto s = b.stream<str, str>("in");
+    // Functions making the new value from it: the tombstone is dropped and counted, not mapped
+    // from an invented str{} into a real value.
+    s.map_values([](const str& v) { return v + "!"; }).to("mapped");
+    s.flat_map_values([](const str& v) { return std::vector<str>{v}; }).to("flat");
+    s.map([](const str& k, const str& v) { return key_value<str, str>{k, v}; }).to("pairs");
+    s.flat_map([](const str& k, const str& v) { return std::vector<key_value<str, str>>{{k, v}}; }).to("flat-pairs");
+    // Predicates, key selectors and actions keep the record a tombstone (they see str{} flagged null).
+    s.filter([](const str&, const str&) { return true; }).to("kept");
+    s.select_key([](const str& k, const str&) { return k + "!"; }).to("rekeyed");
+    s.peek([&](const str& k, const str& v) { peeked.push_back(k + "=" + v); }).to("peeked");
+    // No function: the tombstone passes on as Kafka's does.
+    s.to("copied");
+    test::topology_test_driver d(b.build());
+    auto in = d.create_input_topic<str, ostr>("in");
+    in.pipe_input("a", ostr("1"), 1);
+    in.pipe_input("b", std::nullopt, 2);
+    CHECK(d.create_output_topic<str, ostr>("mapped").read_values_to_list() == std::vector<ostr>{ostr("1!")});
+    CHECK(d.create_output_topic<str, ostr>("flat").read_values_to_list() == std::vector<ostr>{ostr("1")});
+    CHECK(d.create_output_topic<str, ostr>("pairs").read_values_to_list() == std::vector<ostr>{ostr("1")});
+    CHECK(d.create_output_topic<str, ostr>("flat-pairs").read_values_to_list() == std::vector<ostr>{ostr("1")});
+    CHECK(d.metrics().value(metric::dropped_null_value_plain_type) == 4);
+    const std::vector<ostr> both{ostr("1"), std::nullopt};
+    CHECK(d.create_output_topic<str, ostr>("kept").read_values_to_list() == both);
+    CHECK(d.create_output_topic<str, ostr>("rekeyed").read_values_to_list() == both);
+    CHECK(d.create_output_topic<str, ostr>("peeked").read_values_to_list() == both);
+    CHECK(peeked == std::vector<str>{"a=1", "b="});
+    CHECK(d.create_output_topic<str, ostr>("copied").read_values_to_list() == both);
+}
+
+TEST_CASE("map_values declaring std::optional for a plain value type is called with the null") {
+    streams_builder b;
+    b.stream<str, str>("in").map_values([](const ostr& v) { return v ? *v : str("was null"); }).to("out");
+    test::topology_test_driver d(b.build());
+    auto in = d.create_input_topic<str, ostr>("in");
+    in.pipe_input("b", std::nullopt, 2);
+    CHECK(d.create_output_topic<str, str>("out").read_values_to_list() == std::vector<str>{"was null"});
+    CHECK(d.metrics().value(metric::dropped_null_value_plain_type) == 0);
+}
