@@ -143,18 +143,6 @@ cancellable global_task::schedule(node& owner, std::chrono::milliseconds, punctu
     throw topology_error("processor " + owner.name() + " updates a global store and cannot schedule punctuations");
 }
 
-std::optional<std::string_view> global_task::app_config(std::string_view key) const {
-    const auto it = env_.app_configs.find(key);
-    if (it == env_.app_configs.end()) return std::nullopt;
-    return it->second;
-}
-
-task_slot_entry& global_task::slot(std::string_view key) {
-    auto it = slots_.find(key);
-    if (it == slots_.end()) it = slots_.emplace(std::string(key), task_slot_entry{}).first;
-    return it->second;
-}
-
 state_store& global_task::store(std::string_view name, const node& asker) {
     // An update processor may read any global store (Kafka's global processor context).
     if (state_store* s = find_store(name)) return *s;

@@ -61,7 +61,7 @@ public:
     const record_metadata* current_metadata() const override { return has_metadata_ ? &metadata_ : nullptr; }
     std::int64_t stream_time() const override { return -1; }
     std::int64_t wall_clock_time() const override { return env_.wall_clock(); }
-    std::optional<std::string_view> app_config(std::string_view key) const override;
+    std::optional<std::string_view> app_config(std::string_view key) const override { return app_config_of(env_, key); }
     cancellable schedule(node& owner, std::chrono::milliseconds interval, punctuation_type type,
                          punctuator callback) override;
     state_store& store(std::string_view name, const node& asker) override;
@@ -84,7 +84,7 @@ public:
     store_resources* resources() override { return &resources_; }
 
 protected:
-    task_slot_entry& slot(std::string_view key) override;
+    task_slot_entry& slot(std::string_view key) override { return slots_.at(key); }
 
 private:
     const topology_model& model_;
@@ -103,7 +103,7 @@ private:
     bool has_metadata_ = false;
     bool initialized_ = false;
     std::map<std::string, bool, std::less<>> warned_;
-    std::map<std::string, task_slot_entry, std::less<>> slots_;
+    task_slots slots_;
 };
 
 }  // namespace kstreams::detail

@@ -299,18 +299,6 @@ cancellable stream_task::schedule(node& owner, std::chrono::milliseconds interva
                                              std::move(callback));
 }
 
-std::optional<std::string_view> stream_task::app_config(std::string_view key) const {
-    const auto it = env_.app_configs.find(key);
-    if (it == env_.app_configs.end()) return std::nullopt;
-    return it->second;
-}
-
-task_slot_entry& stream_task::slot(std::string_view key) {
-    auto it = slots_.find(key);
-    if (it == slots_.end()) it = slots_.emplace(std::string(key), task_slot_entry{}).first;
-    return it->second;
-}
-
 state_store& stream_task::store(std::string_view name, const node& asker) {
     auto idx = node_def_index_.find(&asker);
     if (idx == node_def_index_.end()) throw topology_error("store " + std::string(name) + " asked for by an unknown node");

@@ -85,6 +85,27 @@ struct task_environment {
     dsl_store_type default_dsl_store = dsl_store_type::rocks_db;
 };
 
+/// task_context::app_config over a runner's environment.
+inline std::optional<std::string_view> app_config_of(const task_environment& env, std::string_view key) {
+    const auto it = env.app_configs.find(key);
+    if (it == env.app_configs.end()) return std::nullopt;
+    return it->second;
+}
+
+/// A task's task_context::task_slot entries (stream and global tasks keep them alike).
+class task_slots {
+public:
+    task_slot_entry& at(std::string_view key) {
+        auto it = entries_.find(key);
+        if (it == entries_.end()) it = entries_.emplace(std::string(key), task_slot_entry{}).first;
+        return it->second;
+    }
+    void clear() { entries_.clear(); }
+
+private:
+    std::map<std::string, task_slot_entry, std::less<>> entries_;
+};
+
 /// A store's changelog and how to replay it.
 struct changelog_registration {
     state_store* store = nullptr;
@@ -157,7 +178,7 @@ public:
     const record_metadata* current_metadata() const override { return has_metadata_ ? &metadata_ : nullptr; }
     std::int64_t stream_time() const override { return stream_time_; }
     std::int64_t wall_clock_time() const override { return env_.wall_clock(); }
-    std::optional<std::string_view> app_config(std::string_view key) const override;
+    std::optional<std::string_view> app_config(std::string_view key) const override { return app_config_of(env_, key); }
     cancellable schedule(node& owner, std::chrono::milliseconds interval, punctuation_type type,
                          punctuator callback) override;
     state_store& store(std::string_view name, const node& asker) override;
@@ -231,7 +252,7 @@ public:
     bool punctuation_waiting() const { return stream_punctuation_waiting_ || wall_punctuation_waiting_; }
 
 protected:
-    task_slot_entry& slot(std::string_view key) override;
+    task_slot_entry& slot(std::string_view key) override { return slots_.at(key); }
 
 private:
     void record_punctuation(std::chrono::steady_clock::time_point started);
@@ -330,7 +351,7 @@ private:
     bool stream_punctuation_waiting_ = false;
     bool wall_punctuation_waiting_ = false;
     /// task_context::task_slot: state the task's processors share, dropped when it closes.
-    std::map<std::string, task_slot_entry, std::less<>> slots_;
+    task_slots slots_;
 };
 
 }  // namespace kstreams::detail
