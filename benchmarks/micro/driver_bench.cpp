@@ -2,9 +2,11 @@
 // cost of the repartition round trip shows: the sink serializes to the repartition topic, the
 // driver routes the bytes to the topic's source, which deserializes them for the count. Against a
 // hand-written loop doing the same serde round trips around a std::unordered_map count.
+// A table's updates regrouped and counted or reduced (adder and subtractor), through the driver.
 // Case 7: building and lowering a 50-operator topology.
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <kstreams/dsl.hpp>
@@ -96,6 +98,42 @@ void rekey_count_baseline(benchmark::State& s) {
     });
 }
 
+// ---- table regrouping: a table's updates regrouped, then counted or reduced with a subtractor ----
+
+struct regroup {
+    std::pair<key_t, value_t> operator()(key_t k, value_t v) const { return {k % 100, v}; }
+};
+struct plus {
+    value_t operator()(value_t agg, value_t v) const { return agg + v; }
+};
+struct minus {
+    value_t operator()(value_t agg, value_t v) const { return agg - v; }
+};
+
+/// table("in").group_by(regroup).count() or .reduce(plus, minus) through the test driver: every
+/// input record updates a table row, whose old value is subtracted and new value added.
+void table_regroup_driver(benchmark::State& s, bool reduce) {
+    streams_builder b;
+    auto store = [](const char* name) {
+        return materialized<>::as(name).with_in_memory_store().with_logging_disabled().with_caching_disabled();
+    };
+    auto grouped = b.table<key_t, value_t>("in", store("rows")).group_by(regroup{});
+    if (reduce) grouped.reduce(plus{}, minus{}, store("sums")).to_stream().to("out");
+    else grouped.count(store("counts")).to_stream().to("out");
+    const topology t = b.build();
+    test::topology_test_driver driver(t);
+    auto in = driver.create_input_topic<key_t, value_t>("in");
+    in.pipe_input(0, 0, 0);  // so that the topics it produces to exist
+    std::vector<std::deque<test::produced_record>*> outputs;
+    for (const std::string& topic : driver.produced_topic_names()) outputs.push_back(&driver.produced(topic));
+    std::size_t i = 1;
+    run_records(s, [&] {
+        const std::size_t n = i++;
+        in.pipe_input(static_cast<key_t>((n * 7919) % key_count), static_cast<value_t>(n), static_cast<std::int64_t>(n));
+        for (auto* q : outputs) q->clear();
+    });
+}
+
 // ---- case 7: build() of a 50-operator topology ----
 
 constexpr int build_ops = 50;
@@ -146,6 +184,9 @@ void build_processor_api(benchmark::State& s) {
 const bool registered = [] {
     add_baseline("rekey_count/baseline", rekey_count_baseline);
     add_case("rekey_count/test_driver", rekey_count_driver, "rekey_count/baseline");
+
+    add_case("table_regroup/count/test_driver", [](benchmark::State& s) { table_regroup_driver(s, false); }, "");
+    add_case("table_regroup/reduce/test_driver", [](benchmark::State& s) { table_regroup_driver(s, true); }, "");
 
     add_baseline("build/ops:50/baseline_processor_api", build_processor_api);
     add_case("build/ops:50/dsl", [](benchmark::State& s) { build_dsl(s, false); }, "build/ops:50/baseline_processor_api");

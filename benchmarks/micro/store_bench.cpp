@@ -130,16 +130,17 @@ constexpr int commit_every = 100000;
 /// The stream thread's record cache for the cached cases (statestore.cache.max.bytes).
 constexpr std::size_t cache_bytes = std::size_t{10} << 20;
 
-/// group_by_key().count() through the DSL, the count's updates written to a topic. The store is
-/// not logged (the baseline keeps no changelog either). With caching, the task runs with a 10 MiB
-/// record cache, as a stream thread would, and a commit every `commit_every` records forwards the
-/// coalesced counts.
-void count_dsl(benchmark::State& s, bool persistent, bool caching) {
+/// A grouped aggregation of the DSL (`aggregate(grouped, m)` appends it and its result's to_stream()
+/// and sink), run as a task would. The store is not logged (the baselines keep no changelog
+/// either). With caching, the task runs with a 10 MiB record cache, as a stream thread would, and
+/// a commit every `commit_every` records forwards the coalesced results.
+template <class Aggregate>
+void aggregation_dsl(benchmark::State& s, bool persistent, bool caching, Aggregate aggregate) {
     streams_builder b;
     auto m = materialized<>::as("counts").with_logging_disabled();
     m = caching ? m.with_caching_enabled() : m.with_caching_disabled();
     m = persistent ? m.with_persistent_store() : m.with_in_memory_store();
-    b.stream<key_t, value_t>("in").group_by_key().count(m).to_stream().to("out");
+    aggregate(b.stream<key_t, value_t>("in").group_by_key(), m);
     const topology t = b.build();
     const raw_records recs = int_records();
     task_bench task(t, "in", caching ? cache_bytes : 0);
@@ -157,6 +158,24 @@ void count_dsl(benchmark::State& s, bool persistent, bool caching) {
         s.SkipWithError("the record cache coalesced no update: caching is not active in this runner");
     if (!caching && sent != static_cast<std::uint64_t>(s.iterations()))
         s.SkipWithError("without a cache every update must be forwarded");
+}
+
+/// group_by_key().count(), its updates written to a topic.
+void count_dsl(benchmark::State& s, bool persistent, bool caching) {
+    aggregation_dsl(s, persistent, caching, [](const auto& grouped, const auto& m) {
+        grouped.count(m).to_stream().to("out");
+    });
+}
+
+struct sum {
+    value_t operator()(value_t agg, value_t v) const { return agg + v; }
+};
+
+/// group_by_key().reduce(sum): a key's first value is stored as it is, later ones summed.
+void reduce_dsl(benchmark::State& s, bool persistent, bool caching) {
+    aggregation_dsl(s, persistent, caching, [](const auto& grouped, const auto& m) {
+        grouped.reduce(sum{}, m).to_stream().to("out");
+    });
 }
 
 void count_baseline(benchmark::State& s) {
@@ -208,6 +227,13 @@ const bool registered = [] {
             add_case(name, [=](benchmark::State& s) { count_dsl(s, persistent, caching); },
                      persistent ? "count/baseline_unordered_map,count/baseline_rocksdb" : "count/baseline_unordered_map",
                      persistent ? 0 : 2);
+        }
+    for (bool persistent : {false, true})
+        for (bool caching : {false, true}) {
+            const std::string name = std::string("reduce/dsl/") + (persistent ? "rocksdb" : "in_memory") +
+                                     (caching ? "/cache_10MiB" : "/no_cache");
+            add_case(name, [=](benchmark::State& s) { reduce_dsl(s, persistent, caching); },
+                     persistent ? "count/baseline_unordered_map,count/baseline_rocksdb" : "count/baseline_unordered_map");
         }
     add_case("count/processor_api/in_memory", [](benchmark::State& s) {
         count_processor_api(s, stores::in_memory_key_value_store("counts"));

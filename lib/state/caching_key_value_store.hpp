@@ -9,20 +9,18 @@
 #include <kstreams/state/bytes_store.hpp>
 
 #include "lib/state/cache_binding.hpp"
+#include "lib/state/forwarding_key_value_store.hpp"
 
 namespace kstreams::state {
 
-class caching_key_value_store final : public bytes_key_value_store {
+class caching_key_value_store final : public forwarding_key_value_store {
 public:
-    explicit caching_key_value_store(std::unique_ptr<bytes_key_value_store> inner) : inner_(std::move(inner)) {}
+    using forwarding_key_value_store::forwarding_key_value_store;
 
-    const std::string& name() const override { return inner_->name(); }
     void init(store_context& ctx) override;
     void flush() override;
     void flush_cache() override;
     void close() override;
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
 
     std::optional<std::string> get(std::string_view key) override;
     bool get_into(std::string_view key, std::string& out) override;
@@ -33,13 +31,11 @@ public:
     void erase(std::string_view key) override;
     std::unique_ptr<bytes_iterator> range(const key_range& r, bool reverse) override;
     std::unique_ptr<bytes_iterator> prefix_scan(std::string_view prefix) override;
-    std::uint64_t approximate_num_entries() override { return inner_->approximate_num_entries(); }
     bool set_flush_listener(bytes_flush_listener listener, bool send_old_values) override;
 
 private:
     bool active() const { return cache_.active(); }
 
-    std::unique_ptr<bytes_key_value_store> inner_;
     cache_binding cache_;
 };
 

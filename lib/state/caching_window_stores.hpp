@@ -13,14 +13,14 @@
 #include <kstreams/state/window_store.hpp>
 
 #include "lib/state/cache_binding.hpp"
+#include "lib/state/forwarding_window_stores.hpp"
 
 namespace kstreams::state {
 
-class caching_window_store final : public bytes_window_store {
+class caching_window_store final : public forwarding_window_store {
 public:
-    explicit caching_window_store(std::unique_ptr<bytes_window_store> inner) : inner_(std::move(inner)) {}
+    using forwarding_window_store::forwarding_window_store;
 
-    const std::string& name() const override { return inner_->name(); }
     void init(store_context& ctx) override;
     void flush() override {
         cache_.flush();
@@ -28,8 +28,6 @@ public:
     }
     void flush_cache() override { cache_.flush(); }
     void close() override { cache_.close(*inner_); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
 
     void put(std::string_view key, std::optional<std::string_view> value, std::int64_t window_start) override;
     std::optional<std::string> fetch(std::string_view key, std::int64_t window_start) override;
@@ -38,13 +36,6 @@ public:
     std::unique_ptr<bytes_window_iterator> fetch_range(const std::optional<std::string>& key_from,
                                                        const std::optional<std::string>& key_to, std::int64_t time_from,
                                                        std::int64_t time_to, bool backward) override;
-    std::int64_t retention_period() const override { return inner_->retention_period(); }
-    std::int64_t window_size() const override { return inner_->window_size(); }
-    bool retain_duplicates() const override { return inner_->retain_duplicates(); }
-    bool scan_before(std::string_view ka, std::int64_t sa, std::string_view kb, std::int64_t sb,
-                     bool backward) const override {
-        return inner_->scan_before(ka, sa, kb, sb, backward);
-    }
     bool set_flush_listener(bytes_flush_listener listener, bool send_old_values) override {
         return cache_.set_listener(std::move(listener), send_old_values);
     }
@@ -55,16 +46,14 @@ private:
                                                  const std::optional<std::string>& key_to, std::int64_t time_from,
                                                  std::int64_t time_to, bool backward);
 
-    std::unique_ptr<bytes_window_store> inner_;
     cache_binding cache_;
     std::int64_t max_cached_ = INT64_MIN;  ///< the latest window start put in the cache
 };
 
-class caching_session_store final : public bytes_session_store {
+class caching_session_store final : public forwarding_session_store {
 public:
-    explicit caching_session_store(std::unique_ptr<bytes_session_store> inner) : inner_(std::move(inner)) {}
+    using forwarding_session_store::forwarding_session_store;
 
-    const std::string& name() const override { return inner_->name(); }
     void init(store_context& ctx) override;
     void flush() override {
         cache_.flush();
@@ -72,8 +61,6 @@ public:
     }
     void flush_cache() override { cache_.flush(); }
     void close() override { cache_.close(*inner_); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
 
     void put(std::string_view key, kstreams::window session, std::optional<std::string_view> value) override;
     std::optional<std::string> fetch_session(std::string_view key, std::int64_t start, std::int64_t end) override;
@@ -81,17 +68,11 @@ public:
                                                          const std::optional<std::string>& key_to,
                                                          std::int64_t earliest_session_end,
                                                          std::int64_t latest_session_start, bool backward) override;
-    std::int64_t retention_period() const override { return inner_->retention_period(); }
-    bool scan_before(std::string_view ka, kstreams::window a, std::string_view kb, kstreams::window b,
-                     bool backward) const override {
-        return inner_->scan_before(ka, a, kb, b, backward);
-    }
     bool set_flush_listener(bytes_flush_listener listener, bool send_old_values) override {
         return cache_.set_listener(std::move(listener), send_old_values);
     }
 
 private:
-    std::unique_ptr<bytes_session_store> inner_;
     cache_binding cache_;
     std::int64_t max_cached_ = INT64_MIN;  ///< the latest session end put in the cache
 };

@@ -8,7 +8,7 @@
 namespace kstreams::state {
 
 logging_key_value_store::logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send)
-    : inner_(std::move(inner)), timestamped_(timestamped), send_(send) {}
+    : forwarding_key_value_store(std::move(inner)), timestamped_(timestamped), send_(send) {}
 
 void logging_key_value_store::init(store_context& ctx) {
     ctx_ = &ctx;

@@ -10,40 +10,25 @@
 
 #include <kstreams/state/bytes_store.hpp>
 
+#include "lib/state/forwarding_key_value_store.hpp"
 #include "lib/state/timestamped_restore_context.hpp"
 
 namespace kstreams::state {
 
-class logging_key_value_store final : public bytes_key_value_store {
+class logging_key_value_store final : public forwarding_key_value_store {
 public:
     logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send = true);
 
-    const std::string& name() const override { return inner_->name(); }
     void init(store_context& ctx) override;
-    void flush() override { inner_->flush(); }
-    void flush_cache() override { inner_->flush_cache(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
-
-    std::optional<std::string> get(std::string_view key) override { return inner_->get(key); }
-    bool get_into(std::string_view key, std::string& out) override { return inner_->get_into(key, out); }
     void put(std::string_view key, std::string_view value) override;
     std::optional<std::string> put_if_absent(std::string_view key, std::string_view value) override;
     void put_all(const std::vector<std::pair<std::string, std::string>>& entries) override;
     std::optional<std::string> remove(std::string_view key) override;
     void erase(std::string_view key) override;
-    std::unique_ptr<bytes_iterator> range(const key_range& r, bool reverse) override { return inner_->range(r, reverse); }
-    std::unique_ptr<bytes_iterator> prefix_scan(std::string_view prefix) override { return inner_->prefix_scan(prefix); }
-    std::uint64_t approximate_num_entries() override { return inner_->approximate_num_entries(); }
-    bool set_flush_listener(bytes_flush_listener l, bool send_old) override {
-        return inner_->set_flush_listener(std::move(l), send_old);
-    }
 
 private:
     void log(std::string_view key, std::optional<std::string_view> value);
 
-    std::unique_ptr<bytes_key_value_store> inner_;
     bool timestamped_;
     bool send_;
     store_context* ctx_ = nullptr;

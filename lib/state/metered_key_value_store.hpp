@@ -6,11 +6,12 @@
 
 #include <kstreams/state/bytes_store.hpp>
 
+#include "lib/state/forwarding_key_value_store.hpp"
 #include "lib/state/metered_layer.hpp"
 
 namespace kstreams::state {
 
-class metered_key_value_store final : public metered_layer<bytes_key_value_store> {
+class metered_key_value_store final : public metered_layer<forwarding_key_value_store> {
 public:
     using metered_layer::metered_layer;
 
@@ -55,7 +56,6 @@ public:
         ++*counters_.ranges;
         return inner_->prefix_scan(prefix);
     }
-    std::uint64_t approximate_num_entries() override { return inner_->approximate_num_entries(); }
 };
 
 }  // namespace kstreams::state

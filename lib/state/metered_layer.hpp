@@ -1,5 +1,6 @@
-// What every metered store layer shares (Kafka's Metered*Store): the store beneath, the
-// operation counters bound at init, a counted flush, and the lifecycle calls passed through.
+// What every metered store layer shares (Kafka's Metered*Store): the operation counters bound at
+// init, a counted flush and the global store's write check; everything else passes through the
+// forwarding base (`Forwarding`: forwarding_key_value_store, _window_store or _session_store).
 #pragma once
 
 #include <memory>
@@ -17,44 +18,36 @@
 
 namespace kstreams::state {
 
-/// `Store` is the byte-store interface the layer implements and wraps (key-value, window, session).
-template <class Store>
-class metered_layer : public Store {
-public:
-    explicit metered_layer(std::unique_ptr<Store> inner) : inner_(std::move(inner)) {}
+template <class Forwarding>
+class metered_layer : public Forwarding {
+    using store_type = typename Forwarding::interface_type;
 
-    const std::string& name() const override { return inner_->name(); }
+public:
+    using Forwarding::Forwarding;
+
     void init(store_context& ctx) override {
-        inner_->init(ctx);
+        this->inner_->init(ctx);
         // Kafka's metrics scope of the store supplier: the tag is `<scope>-state-id`.
-        std::string scope = inner_->persistent() ? "rocksdb" : "in-memory";
-        if constexpr (std::is_same_v<Store, bytes_window_store>) scope += "-window";
-        if constexpr (std::is_same_v<Store, bytes_session_store>) scope += "-session";
-        counters_.bind(ctx, name(), scope);
+        std::string scope = this->inner_->persistent() ? "rocksdb" : "in-memory";
+        if constexpr (std::is_same_v<store_type, bytes_window_store>) scope += "-window";
+        if constexpr (std::is_same_v<store_type, bytes_session_store>) scope += "-session";
+        counters_.bind(ctx, this->name(), scope);
         global_ = ctx.task_id() == kstreams::task_id{-1, -1};  // the global task's id
     }
     void flush() override {
         ++*counters_.flushes;
-        inner_->flush();
-    }
-    void flush_cache() override { inner_->flush_cache(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
-    bool set_flush_listener(bytes_flush_listener l, bool send_old) override {
-        return inner_->set_flush_listener(std::move(l), send_old);
+        this->inner_->flush();
     }
 
 protected:
     /// Every write passes here first: a global store refuses a stream processor's writes.
     void check_writable() const {
         if (global_ && global_store_writes_refused()) [[unlikely]]
-            throw streams_error("Global store " + name() +
+            throw streams_error("Global store " + this->name() +
                                 " is read only: a stream processor may read it, only its global topic's update "
                                 "processor writes it");
     }
 
-    std::unique_ptr<Store> inner_;
     store_counters counters_;
     bool global_ = false;
 };

@@ -10,11 +10,12 @@
 #include <kstreams/state/session_store.hpp>
 #include <kstreams/state/window_store.hpp>
 
+#include "lib/state/forwarding_window_stores.hpp"
 #include "lib/state/metered_layer.hpp"
 
 namespace kstreams::state {
 
-class metered_window_store final : public metered_layer<bytes_window_store> {
+class metered_window_store final : public metered_layer<forwarding_window_store> {
 public:
     using metered_layer::metered_layer;
 
@@ -38,16 +39,9 @@ public:
         ++*counters_.ranges;
         return inner_->fetch_range(kf, kt, from, to, backward);
     }
-    std::int64_t retention_period() const override { return inner_->retention_period(); }
-    std::int64_t window_size() const override { return inner_->window_size(); }
-    bool retain_duplicates() const override { return inner_->retain_duplicates(); }
-    bool scan_before(std::string_view ka, std::int64_t sa, std::string_view kb, std::int64_t sb,
-                     bool backward) const override {
-        return inner_->scan_before(ka, sa, kb, sb, backward);
-    }
 };
 
-class metered_session_store final : public metered_layer<bytes_session_store> {
+class metered_session_store final : public metered_layer<forwarding_session_store> {
 public:
     using metered_layer::metered_layer;
 
@@ -65,11 +59,6 @@ public:
                                                          std::int64_t latest_start, bool backward) override {
         ++*counters_.ranges;
         return inner_->find_sessions(kf, kt, earliest_end, latest_start, backward);
-    }
-    std::int64_t retention_period() const override { return inner_->retention_period(); }
-    bool scan_before(std::string_view ka, kstreams::window a, std::string_view kb, kstreams::window b,
-                     bool backward) const override {
-        return inner_->scan_before(ka, a, kb, b, backward);
     }
 };
 

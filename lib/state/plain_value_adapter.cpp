@@ -7,7 +7,9 @@
 
 #include <kstreams/serde.hpp>
 
+#include "lib/state/forwarding_key_value_store.hpp"
 #include "lib/state/forwarding_store_context.hpp"
+#include "lib/state/forwarding_window_stores.hpp"
 #include "lib/state/rocksdb_key_value_store.hpp"
 #include "lib/state/segmented_window_store.hpp"
 
@@ -83,19 +85,23 @@ public:
     }
 };
 
-class plain_value_adapter final : public bytes_key_value_store {
+/// Restored changelog records arrive timestamped: the adapters store them plain.
+template <class Forwarding>
+class plain_restoring : public Forwarding {
 public:
-    explicit plain_value_adapter(std::unique_ptr<bytes_key_value_store> inner) : inner_(std::move(inner)) {}
-
-    const std::string& name() const override { return inner_->name(); }
+    using Forwarding::Forwarding;
     void init(store_context& ctx) override {
         restore_ctx_ = std::make_unique<plain_restore_context>(ctx);
-        inner_->init(*restore_ctx_);
+        this->inner_->init(*restore_ctx_);
     }
-    void flush() override { inner_->flush(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
+
+private:
+    std::unique_ptr<plain_restore_context> restore_ctx_;
+};
+
+class plain_value_adapter final : public plain_restoring<forwarding_key_value_store> {
+public:
+    using plain_restoring::plain_restoring;
 
     std::optional<std::string> get(std::string_view key) override { return row_with_no_timestamp(inner_->get(key)); }
     bool get_into(std::string_view key, std::string& out) override {
@@ -114,34 +120,20 @@ public:
         inner_->put_all(plain_entries);
     }
     std::optional<std::string> remove(std::string_view key) override { return row_with_no_timestamp(inner_->remove(key)); }
-    void erase(std::string_view key) override { inner_->erase(key); }
     std::unique_ptr<bytes_iterator> range(const key_range& r, bool reverse) override {
         return std::make_unique<adapted_iterator>(inner_->range(r, reverse));
     }
     std::unique_ptr<bytes_iterator> prefix_scan(std::string_view prefix) override {
         return std::make_unique<adapted_iterator>(inner_->prefix_scan(prefix));
     }
-    std::uint64_t approximate_num_entries() override { return inner_->approximate_num_entries(); }
 
 private:
-    std::unique_ptr<bytes_key_value_store> inner_;
-    std::unique_ptr<plain_restore_context> restore_ctx_;
     std::string buffer_;
 };
 
-class plain_window_value_adapter final : public bytes_window_store {
+class plain_window_value_adapter final : public plain_restoring<forwarding_window_store> {
 public:
-    explicit plain_window_value_adapter(std::unique_ptr<bytes_window_store> inner) : inner_(std::move(inner)) {}
-
-    const std::string& name() const override { return inner_->name(); }
-    void init(store_context& ctx) override {
-        restore_ctx_ = std::make_unique<plain_restore_context>(ctx);
-        inner_->init(*restore_ctx_);
-    }
-    void flush() override { inner_->flush(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
+    using plain_restoring::plain_restoring;
 
     void put(std::string_view key, std::optional<std::string_view> value, std::int64_t window_start) override {
         inner_->put(key, value ? std::optional<std::string_view>(plain(*value)) : std::nullopt, window_start);
@@ -158,17 +150,6 @@ public:
                                                        std::int64_t time_to, bool backward) override {
         return std::make_unique<adapted_window_iterator>(inner_->fetch_range(key_from, key_to, time_from, time_to, backward));
     }
-    std::int64_t retention_period() const override { return inner_->retention_period(); }
-    std::int64_t window_size() const override { return inner_->window_size(); }
-    bool retain_duplicates() const override { return inner_->retain_duplicates(); }
-    bool scan_before(std::string_view key_a, std::int64_t start_a, std::string_view key_b, std::int64_t start_b,
-                     bool backward) const override {
-        return inner_->scan_before(key_a, start_a, key_b, start_b, backward);
-    }
-
-private:
-    std::unique_ptr<bytes_window_store> inner_;
-    std::unique_ptr<plain_restore_context> restore_ctx_;
 };
 
 }  // namespace

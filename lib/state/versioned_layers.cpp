@@ -6,29 +6,15 @@
 
 #include <limits>
 
+#include "lib/state/forwarding_versioned_store.hpp"
 #include "lib/state/store_counters.hpp"
 
 namespace kstreams::state {
 namespace {
 
-class versioned_layer : public bytes_versioned_key_value_store {
+class logging_versioned_store final : public forwarding_versioned_store {
 public:
-    explicit versioned_layer(std::unique_ptr<bytes_versioned_key_value_store> inner) : inner_(std::move(inner)) {}
-    const std::string& name() const override { return inner_->name(); }
-    void init(store_context& ctx) override { inner_->init(ctx); }
-    void flush() override { inner_->flush(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
-    std::int64_t history_retention() const override { return inner_->history_retention(); }
-
-protected:
-    std::unique_ptr<bytes_versioned_key_value_store> inner_;
-};
-
-class logging_versioned_store final : public versioned_layer {
-public:
-    using versioned_layer::versioned_layer;
+    using forwarding_versioned_store::forwarding_versioned_store;
     void init(store_context& ctx) override {
         ctx_ = &ctx;
         inner_->init(ctx);
@@ -37,10 +23,6 @@ public:
         const std::int64_t r = inner_->put(key, value, timestamp);
         ctx_->log_change(name(), key, value, timestamp);
         return r;
-    }
-    std::optional<versioned_record<std::string>> get(std::string_view key) override { return inner_->get(key); }
-    std::optional<versioned_record<std::string>> get(std::string_view key, std::int64_t as_of) override {
-        return inner_->get(key, as_of);
     }
     std::optional<versioned_record<std::string>> remove(std::string_view key, std::int64_t timestamp) override {
         auto old = inner_->remove(key, timestamp);
@@ -52,9 +34,9 @@ private:
     store_context* ctx_ = nullptr;
 };
 
-class metered_versioned_store final : public versioned_layer {
+class metered_versioned_store final : public forwarding_versioned_store {
 public:
-    using versioned_layer::versioned_layer;
+    using forwarding_versioned_store::forwarding_versioned_store;
     void init(store_context& ctx) override {
         inner_->init(ctx);
         // Kafka's versioned store supplier's metrics scope (the in-memory one is ours).

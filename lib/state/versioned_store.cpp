@@ -40,7 +40,7 @@ std::optional<versioned_record<std::string>> record_at(const std::vector<version
 }  // namespace
 
 versioned_history_store::versioned_history_store(std::unique_ptr<bytes_key_value_store> inner, std::int64_t history_retention)
-    : inner_(std::move(inner)), retention_(history_retention) {}
+    : wrapped_store(std::move(inner)), retention_(history_retention) {}
 
 void versioned_history_store::init(store_context& ctx) {
     ctx_ = &ctx;

@@ -15,21 +15,17 @@
 
 #include <kstreams/state/bytes_store.hpp>
 #include <kstreams/state/versioned_key_value_store.hpp>
+#include <kstreams/state/wrapped_store.hpp>
 
 #include "lib/state/versioned_history.hpp"
 
 namespace kstreams::state {
 
-class versioned_history_store final : public bytes_versioned_key_value_store {
+class versioned_history_store final : public wrapped_store<bytes_versioned_key_value_store, bytes_key_value_store> {
 public:
     versioned_history_store(std::unique_ptr<bytes_key_value_store> inner, std::int64_t history_retention);
 
-    const std::string& name() const override { return inner_->name(); }
     void init(store_context& ctx) override;
-    void flush() override { inner_->flush(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
 
     std::int64_t put(std::string_view key, std::optional<std::string_view> value, std::int64_t timestamp) override;
     std::optional<versioned_record<std::string>> get(std::string_view key) override;
@@ -45,7 +41,6 @@ private:
     void restore(std::span<const restore_record> batch);
     void count_expired();
 
-    std::unique_ptr<bytes_key_value_store> inner_;
     std::int64_t retention_;
     /// The largest timestamp put (or restored) since the store was opened; -1 = none, as Kafka's.
     std::int64_t observed_stream_time_ = -1;

@@ -26,6 +26,7 @@
 #include <kstreams/dsl/detail/window_store_builder.hpp>
 #include <kstreams/dsl/kgrouped_stream.hpp>
 #include <kstreams/dsl/ktable.hpp>
+#include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/passthrough.hpp>
 #include <kstreams/dsl/ops/session_window_aggregate.hpp>
 #include <kstreams/dsl/ops/sliding_window_aggregate.hpp>
@@ -126,9 +127,8 @@ public:
             using init_fn = std::function<VOut()>;
             using fold = dsl_detail::aggregate_fold<K, V, VOut, init_fn, decltype(add)>;
             if (std::holds_alternative<std::monostate>(a.windows))
-                return dsl_detail::processor_node_of<K, V, K, change<VOut>,
-                                                     dsl_detail::stream_aggregate_node<K, V, VOut, init_fn, decltype(add)>>(
-                    a.name, {parent}, a.store, a.info, a.init, add);
+                return dsl_detail::processor_node_of<K, V, K, change<VOut>, dsl_detail::stream_aggregate_node<K, V, VOut, fold>>(
+                    a.name, {parent}, a.store, a.info, fold{a.init, add});
             if (const auto* w = std::get_if<time_windows>(&a.windows))
                 return dsl_detail::processor_node_of<K, V, windowed<K>, change<VOut>,
                                                      dsl_detail::window_aggregate_node<K, V, VOut, fold>>(

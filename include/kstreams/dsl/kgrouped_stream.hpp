@@ -13,8 +13,8 @@
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/ops/drop_null_key.hpp>
+#include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/stream_aggregate.hpp>
-#include <kstreams/dsl/ops/stream_reduce.hpp>
 #include <kstreams/dsl/options.hpp>
 #include <kstreams/dsl/session_windows.hpp>
 #include <kstreams/dsl/sliding_windows.hpp>
@@ -38,8 +38,9 @@ public:
     ktable<K, std::int64_t> count(named n, materialized<KS, VS> m) const {
         auto init = [] { return std::int64_t{0}; };
         auto add = [](const K&, const V&, std::int64_t agg) { return agg + 1; };
-        return build_aggregate<std::int64_t, dsl_detail::stream_aggregate_node<K, V, std::int64_t, decltype(init), decltype(add)>>(
-            n, m, dsl_detail::names::aggregate, serde_ref<std::int64_t>{}, init, add);
+        using fold = dsl_detail::aggregate_fold<K, V, std::int64_t, decltype(init), decltype(add)>;
+        return build_aggregate<std::int64_t, dsl_detail::stream_aggregate_node<K, V, std::int64_t, fold>>(
+            n, m, dsl_detail::names::aggregate, serde_ref<std::int64_t>{}, fold{init, add});
     }
 
     /// Combines a key's values with reducer(aggregate, value) -> V. The table's values are written
@@ -51,8 +52,9 @@ public:
     template <class F, class KS, class VS>
     ktable<K, V> reduce(F reducer, named n, materialized<KS, VS> m) const {
         dsl_detail::check_reducer<V, F>();
-        return build_aggregate<V, dsl_detail::stream_reduce_node<K, V, F>>(n, m, dsl_detail::names::reduce, value_serde_,
-                                                                          std::move(reducer));
+        using fold = dsl_detail::reduce_fold<K, V, F>;
+        return build_aggregate<V, dsl_detail::stream_aggregate_node<K, V, V, fold>>(n, m, dsl_detail::names::reduce, value_serde_,
+                                                                                   fold{std::move(reducer)});
     }
 
     /// Folds a key's values: initializer() -> Agg, then aggregator(key, value, aggregate) -> Agg.
@@ -64,8 +66,9 @@ public:
     auto aggregate(Init init, F aggregator, named n, materialized<KS, VS> m) const {
         dsl_detail::check_aggregator<K, V, Init, F>();
         using Agg = dsl_detail::aggregate_of_t<Init>;
-        return build_aggregate<Agg, dsl_detail::stream_aggregate_node<K, V, Agg, Init, F>>(
-            n, m, dsl_detail::names::aggregate, serde_ref<Agg>{}, std::move(init), std::move(aggregator));
+        using fold = dsl_detail::aggregate_fold<K, V, Agg, Init, F>;
+        return build_aggregate<Agg, dsl_detail::stream_aggregate_node<K, V, Agg, fold>>(
+            n, m, dsl_detail::names::aggregate, serde_ref<Agg>{}, fold{std::move(init), std::move(aggregator)});
     }
 
     /// Windowed aggregations over tumbling or hopping windows (time_windowed_kstream.hpp).

@@ -10,8 +10,8 @@
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
+#include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/table_aggregate.hpp>
-#include <kstreams/dsl/ops/table_reduce.hpp>
 #include <kstreams/dsl/options.hpp>
 
 namespace kstreams {
@@ -30,8 +30,10 @@ public:
         auto init = [] { return std::int64_t{0}; };
         auto add = [](const K&, const V&, std::int64_t agg) { return agg + 1; };
         auto sub = [](const K&, const V&, std::int64_t agg) { return agg - 1; };
-        return build<std::int64_t, dsl_detail::table_aggregate_node<K, V, std::int64_t, decltype(init), decltype(add), decltype(sub)>>(
-            n, m, dsl_detail::names::table_aggregate, init, add, sub);
+        using fold = dsl_detail::aggregate_fold<K, V, std::int64_t, decltype(init), decltype(add)>;
+        using subtract = dsl_detail::aggregate_subtract<K, V, std::int64_t, decltype(sub)>;
+        return build<std::int64_t, dsl_detail::table_aggregate_node<K, V, std::int64_t, fold, subtract>>(
+            n, m, dsl_detail::names::table_aggregate, fold{init, add}, subtract{sub});
     }
 
     /// adder(aggregate, new value) and subtractor(aggregate, old value), both -> V.
@@ -43,7 +45,10 @@ public:
     ktable<K, V> reduce(A adder, S subtractor, named n, materialized<KS, VS> m) const {
         static_assert(std::is_invocable_r_v<V, A&, const V&, const V&>, "kstreams: ktable reduce(): the adder must take (aggregate, value) and return the value type");
         static_assert(std::is_invocable_r_v<V, S&, const V&, const V&>, "kstreams: ktable reduce(): the subtractor must take (aggregate, value) and return the value type");
-        return build<V, dsl_detail::table_reduce_node<K, V, A, S>>(n, m, dsl_detail::names::table_reduce, std::move(adder), std::move(subtractor));
+        using fold = dsl_detail::reduce_fold<K, V, A>;
+        using subtract = dsl_detail::reduce_subtract<K, V, S>;
+        return build<V, dsl_detail::table_aggregate_node<K, V, V, fold, subtract>>(
+            n, m, dsl_detail::names::table_reduce, fold{std::move(adder)}, subtract{std::move(subtractor)});
     }
 
     /// initializer() -> Agg; adder(key, new value, agg) and subtractor(key, old value, agg) -> Agg.
@@ -64,8 +69,10 @@ public:
         static_assert(std::is_same_v<std::decay_t<std::invoke_result_t<A&, const K&, const V&, const Agg&>>, Agg> &&
                           std::is_same_v<std::decay_t<std::invoke_result_t<S&, const K&, const V&, const Agg&>>, Agg>,
                       "kstreams: ktable aggregate(): adder and subtractor must return the aggregate type (the initializer's return type)");
-        return build<Agg, dsl_detail::table_aggregate_node<K, V, Agg, Init, A, S>>(n, m, dsl_detail::names::table_aggregate,
-                                                                                  std::move(init), std::move(adder), std::move(subtractor));
+        using fold = dsl_detail::aggregate_fold<K, V, Agg, Init, A>;
+        using subtract = dsl_detail::aggregate_subtract<K, V, Agg, S>;
+        return build<Agg, dsl_detail::table_aggregate_node<K, V, Agg, fold, subtract>>(
+            n, m, dsl_detail::names::table_aggregate, fold{std::move(init), std::move(adder)}, subtract{std::move(subtractor)});
     }
 
 private:

@@ -15,6 +15,7 @@
 #include <kstreams/dsl/detail/window_store_builder.hpp>
 #include <kstreams/dsl/emit_strategy.hpp>
 #include <kstreams/dsl/kgrouped_stream.hpp>
+#include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/session_window_aggregate.hpp>
 #include <kstreams/dsl/options.hpp>
 #include <kstreams/dsl/session_windows.hpp>

@@ -18,6 +18,7 @@
 #include <kstreams/dsl/detail/window_store_builder.hpp>
 #include <kstreams/dsl/emit_strategy.hpp>
 #include <kstreams/dsl/kgrouped_stream.hpp>
+#include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/sliding_window_aggregate.hpp>
 #include <kstreams/dsl/ops/window_aggregate.hpp>
 #include <kstreams/dsl/options.hpp>

@@ -13,6 +13,7 @@
 
 #include <kstreams/serde.hpp>
 #include <kstreams/state/bytes_store.hpp>
+#include <kstreams/state/wrapped_store.hpp>
 
 namespace kstreams {
 
@@ -149,19 +150,14 @@ protected:
 
 /// A typed store over a byte store; serializes with the codec's serdes.
 template <class K, class V>
-class typed_key_value_store final : public key_value_store<K, V> {
+class typed_key_value_store final : public wrapped_store<key_value_store<K, V>, bytes_key_value_store> {
+    using base = wrapped_store<key_value_store<K, V>, bytes_key_value_store>;
+    using base::inner_;
+
 public:
     typed_key_value_store(std::unique_ptr<bytes_key_value_store> inner,
                           std::unique_ptr<kv_codec<K, V>> codec)
-        : inner_(std::move(inner)), codec_(std::move(codec)) {}
-
-    const std::string& name() const override { return inner_->name(); }
-    void init(store_context& ctx) override { inner_->init(ctx); }
-    void flush() override { inner_->flush(); }
-    void flush_cache() override { inner_->flush_cache(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
+        : base(std::move(inner)), codec_(std::move(codec)) {}
 
     std::optional<V> get(const K& key) override {
         // Into a buffer kept between calls: a read allocates nothing once the buffer has grown.
@@ -239,7 +235,6 @@ private:
         return r;
     }
 
-    std::unique_ptr<bytes_key_value_store> inner_;
     std::unique_ptr<kv_codec<K, V>> codec_;
     std::string key_buf_;
     std::string value_buf_;

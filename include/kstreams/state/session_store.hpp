@@ -11,6 +11,7 @@
 #include <utility>
 
 #include <kstreams/state/window_store.hpp>
+#include <kstreams/state/wrapped_store.hpp>
 
 namespace kstreams {
 
@@ -70,19 +71,14 @@ public:
 };
 
 template <class K, class V>
-class typed_session_store final : public session_store<K, V> {
+class typed_session_store final : public wrapped_store<session_store<K, V>, bytes_session_store> {
+    using base = wrapped_store<session_store<K, V>, bytes_session_store>;
+    using base::inner_;
+
 public:
     using typename session_store<K, V>::iterator;
     typed_session_store(std::unique_ptr<bytes_session_store> inner, std::unique_ptr<kv_codec<K, V>> codec)
-        : inner_(std::move(inner)), codec_(std::move(codec)) {}
-
-    const std::string& name() const override { return inner_->name(); }
-    void init(store_context& ctx) override { inner_->init(ctx); }
-    void flush() override { inner_->flush(); }
-    void flush_cache() override { inner_->flush_cache(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
+        : base(std::move(inner)), codec_(std::move(codec)) {}
 
     void put(const windowed<K>& s, const V& aggregate) override {
         std::string v;
@@ -139,7 +135,6 @@ private:
                 }};
     }
 
-    std::unique_ptr<bytes_session_store> inner_;
     std::unique_ptr<kv_codec<K, V>> codec_;
 };
 

@@ -31,6 +31,7 @@
 #include <kstreams/serde.hpp>
 #include <kstreams/state/key_value_store.hpp>
 #include <kstreams/state/state_store.hpp>
+#include <kstreams/state/wrapped_store.hpp>
 
 namespace kstreams {
 
@@ -77,18 +78,15 @@ public:
 };
 
 template <class K, class V>
-class typed_versioned_key_value_store final : public versioned_key_value_store<K, V> {
+class typed_versioned_key_value_store final
+    : public wrapped_store<versioned_key_value_store<K, V>, bytes_versioned_key_value_store> {
+    using base = wrapped_store<versioned_key_value_store<K, V>, bytes_versioned_key_value_store>;
+    using base::inner_;
+
 public:
     typed_versioned_key_value_store(std::unique_ptr<bytes_versioned_key_value_store> inner,
                                     std::unique_ptr<kv_codec<K, V>> codec)
-        : inner_(std::move(inner)), codec_(std::move(codec)) {}
-
-    const std::string& name() const override { return inner_->name(); }
-    void init(store_context& ctx) override { inner_->init(ctx); }
-    void flush() override { inner_->flush(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
+        : base(std::move(inner)), codec_(std::move(codec)) {}
 
     std::int64_t put(const K& key, const V& value, std::int64_t timestamp) override {
         value_buf_.clear();
@@ -118,7 +116,6 @@ private:
         return versioned_record<V>{codec_->decode_value(r->value), r->timestamp, r->valid_to};
     }
 
-    std::unique_ptr<bytes_versioned_key_value_store> inner_;
     std::unique_ptr<kv_codec<K, V>> codec_;
     std::string key_buf_;
     std::string value_buf_;

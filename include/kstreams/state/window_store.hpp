@@ -15,6 +15,7 @@
 #include <kstreams/state/bytes_store.hpp>
 #include <kstreams/state/key_value_store.hpp>
 #include <kstreams/state/state_store.hpp>
+#include <kstreams/state/wrapped_store.hpp>
 
 namespace kstreams {
 
@@ -152,18 +153,13 @@ bytes_flush_listener typed_window_flush_listener(kv_codec<K, V>* codec, L listen
 }  // namespace detail
 
 template <class K, class V>
-class typed_window_store final : public window_store<K, V> {
+class typed_window_store final : public wrapped_store<window_store<K, V>, bytes_window_store> {
+    using base = wrapped_store<window_store<K, V>, bytes_window_store>;
+    using base::inner_;
+
 public:
     typed_window_store(std::unique_ptr<bytes_window_store> inner, std::unique_ptr<kv_codec<K, V>> codec)
-        : inner_(std::move(inner)), codec_(std::move(codec)) {}
-
-    const std::string& name() const override { return inner_->name(); }
-    void init(store_context& ctx) override { inner_->init(ctx); }
-    void flush() override { inner_->flush(); }
-    void flush_cache() override { inner_->flush_cache(); }
-    void close() override { inner_->close(); }
-    bool persistent() const override { return inner_->persistent(); }
-    bool is_open() const override { return inner_->is_open(); }
+        : base(std::move(inner)), codec_(std::move(codec)) {}
 
     void put(const K& key, const V& value, std::int64_t window_start) override {
         std::string v;
@@ -238,7 +234,6 @@ private:
                 }};
     }
 
-    std::unique_ptr<bytes_window_store> inner_;
     std::unique_ptr<kv_codec<K, V>> codec_;
 };
 

@@ -11,52 +11,53 @@
 
 #include <kstreams/state/key_value_store.hpp>
 #include <kstreams/state/timestamped_key_value_store.hpp>
+#include <kstreams/state/wrapped_store.hpp>
 
 namespace kstreams::test {
 
 template <class K, class V>
-class timestamped_store_facade final : public key_value_store<K, V> {
+class timestamped_store_facade final
+    : public wrapped_store<key_value_store<K, V>, key_value_store<K, value_and_timestamp<V>>,
+                           key_value_store<K, value_and_timestamp<V>>*> {
     using inner_type = key_value_store<K, value_and_timestamp<V>>;
+    using base = wrapped_store<key_value_store<K, V>, inner_type, inner_type*>;
+    using base::inner_;
 
 public:
-    explicit timestamped_store_facade(inner_type& inner) : inner_(inner) {}
+    /// A view of `inner`, which the task owns and which outlives the view.
+    explicit timestamped_store_facade(inner_type& inner) : base(&inner) {}
 
-    const std::string& name() const override { return inner_.name(); }
     void init(store_context&) override {
-        throw std::logic_error("store " + name() + ": a test driver's store view cannot be initialized");
+        throw std::logic_error("store " + this->name() + ": a test driver's store view cannot be initialized");
     }
-    void flush() override { inner_.flush(); }
-    void close() override { inner_.close(); }
-    bool persistent() const override { return inner_.persistent(); }
-    bool is_open() const override { return inner_.is_open(); }
 
-    std::optional<V> get(const K& key) override { return plain(inner_.get(key)); }
-    void put(const K& key, const V& value) override { inner_.put(key, stamped(value)); }
+    std::optional<V> get(const K& key) override { return plain(inner_->get(key)); }
+    void put(const K& key, const V& value) override { inner_->put(key, stamped(value)); }
     std::optional<V> put_if_absent(const K& key, const V& value) override {
-        return plain(inner_.put_if_absent(key, stamped(value)));
+        return plain(inner_->put_if_absent(key, stamped(value)));
     }
     void put_all(const std::vector<key_value<K, V>>& entries) override {
         std::vector<key_value<K, value_and_timestamp<V>>> all;
         all.reserve(entries.size());
         for (const auto& e : entries) all.push_back({e.key, stamped(e.value)});
-        inner_.put_all(all);
+        inner_->put_all(all);
     }
-    std::optional<V> remove(const K& key) override { return plain(inner_.remove(key)); }
-    void erase(const K& key) override { inner_.erase(key); }
+    std::optional<V> remove(const K& key) override { return plain(inner_->remove(key)); }
+    void erase(const K& key) override { inner_->erase(key); }
     key_value_iterator<K, V> range(const std::optional<K>& from, const std::optional<K>& to) override {
-        return values_of(inner_.range(from, to));
+        return values_of(inner_->range(from, to));
     }
     key_value_iterator<K, V> reverse_range(const std::optional<K>& from, const std::optional<K>& to) override {
-        return values_of(inner_.reverse_range(from, to));
+        return values_of(inner_->reverse_range(from, to));
     }
-    key_value_iterator<K, V> all() override { return values_of(inner_.all()); }
-    key_value_iterator<K, V> reverse_all() override { return values_of(inner_.reverse_all()); }
-    std::uint64_t approximate_num_entries() override { return inner_.approximate_num_entries(); }
+    key_value_iterator<K, V> all() override { return values_of(inner_->all()); }
+    key_value_iterator<K, V> reverse_all() override { return values_of(inner_->reverse_all()); }
+    std::uint64_t approximate_num_entries() override { return inner_->approximate_num_entries(); }
 
 protected:
     key_value_iterator<K, V> prefix_scan_bytes(std::string_view prefix) override {
         // serde<std::string> writes the bytes unchanged, so this scans the same raw prefix.
-        return values_of(inner_.prefix_scan(std::string(prefix)));
+        return values_of(inner_->prefix_scan(std::string(prefix)));
     }
 
 private:
@@ -80,7 +81,6 @@ private:
         return key_value_iterator<K, V>(std::move(it).release_bytes(), &codec_);
     }
 
-    inner_type& inner_;
     plain_codec codec_;
 };
 

@@ -22,7 +22,7 @@
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/ops/final_emitter.hpp>
-#include <kstreams/dsl/ops/window_aggregate.hpp>
+#include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/window_store_access.hpp>
 #include <kstreams/dsl/ops/windowed_forwarder.hpp>
 #include <kstreams/dsl/session_windows.hpp>

@@ -1,6 +1,9 @@
-// kgrouped_table aggregate (and count): on each update the subtractor removes the old value first,
-// then the adder adds the new one; one result per update. A key's aggregate is never deleted (a
-// count falls to 0). Timestamp: the larger of the update's and the aggregate's (KTableAggregate).
+// kgrouped_table aggregate, count and reduce (Kafka's KTableAggregate and KTableReduce): on each
+// update the subtractor removes the old value from the key's aggregate first, then the fold
+// (aggregate_fold.hpp) adds the new one, into the fold's initial() when there is no aggregate
+// (aggregate: initializer(); reduce: the new value is the aggregate as it is). One result per
+// update. A null result deletes the row (a count falls to 0, never null). Timestamp: the larger of
+// the update's and the aggregate's once the aggregate took part.
 #pragma once
 
 #include <algorithm>
@@ -12,19 +15,20 @@
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/store_access.hpp>
 #include <kstreams/dsl/ops/timestamped_forwarder.hpp>
 #include <kstreams/metrics.hpp>
 
 namespace kstreams::dsl_detail {
 
-template <class K, class V, class Agg, class Init, class Adder, class Subtractor>
+template <class K, class V, class Agg, class Fold, class Subtract>
 class table_aggregate_node final : public kstreams::detail::node {
 public:
-    table_aggregate_node(std::string name, std::string store, std::shared_ptr<const table_info> info, Init init,
-                         Adder add, Subtractor sub)
-        : node(std::move(name)), store_name_(std::move(store)), info_(std::move(info)), init_(std::move(init)),
-          add_(std::move(add)), sub_(std::move(sub)) {}
+    table_aggregate_node(std::string name, std::string store, std::shared_ptr<const table_info> info, Fold fold,
+                         Subtract subtract)
+        : node(std::move(name)), store_name_(std::move(store)), info_(std::move(info)), fold_(std::move(fold)),
+          subtract_(std::move(subtract)) {}
 
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
@@ -42,12 +46,12 @@ public:
         std::optional<Agg> agg = old ? std::optional<Agg>(old->value) : std::nullopt;
         std::int64_t ts = r.timestamp;
         if (r.value.old_value && agg) {
-            agg = nullable_result<Agg>(sub_(r.key, *r.value.old_value, std::as_const(*agg)));
+            agg = subtract_(r.key, *r.value.old_value, std::as_const(*agg));
             ts = std::max(r.timestamp, old->timestamp);
         }
         if (r.value.new_value) {
-            Agg base = agg ? std::move(*agg) : Agg(init_());
-            agg = nullable_result<Agg>(add_(r.key, *r.value.new_value, std::as_const(base)));
+            std::optional<Agg> base = agg ? std::move(agg) : fold_.initial();
+            agg = fold_(r.key, *r.value.new_value, std::as_const(base));
             if (old) ts = std::max(r.timestamp, old->timestamp);
         }
         if (agg) store_->put(r.key, {*agg, ts});
@@ -60,9 +64,8 @@ public:
 private:
     std::string store_name_;
     std::shared_ptr<const table_info> info_;
-    Init init_;
-    Adder add_;
-    Subtractor sub_;
+    Fold fold_;
+    Subtract subtract_;
     timestamped_key_value_store<K, Agg>* store_ = nullptr;
     bool send_old_ = false;
     timestamped_forwarder<K, Agg> forwarder_;

@@ -19,6 +19,7 @@
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/final_emitter.hpp>
 #include <kstreams/dsl/ops/window_store_access.hpp>
 #include <kstreams/dsl/ops/windowed_forwarder.hpp>
@@ -26,28 +27,6 @@
 #include <kstreams/metrics.hpp>
 
 namespace kstreams::dsl_detail {
-
-/// aggregate(initializer, aggregator): a window starts from initializer().
-template <class K, class V, class Agg, class Init, class Adder>
-struct aggregate_fold {
-    Init init;
-    Adder add;
-    std::optional<Agg> initial() { return Agg(init()); }
-    std::optional<Agg> operator()(const K& k, const record<K, V>& r, const std::optional<Agg>& base) {
-        return nullable_result<Agg>(add(k, r.value, *base));
-    }
-};
-
-/// reduce(reducer): a window starts with its first value (a null one leaves it empty).
-template <class K, class V, class Reducer>
-struct reduce_fold {
-    Reducer f;
-    std::optional<V> initial() { return std::nullopt; }
-    std::optional<V> operator()(const K&, const record<K, V>& r, const std::optional<V>& base) {
-        if (!base) return nullable_value(r);
-        return nullable_result<V>(f(*base, r.value));
-    }
-};
 
 template <class K, class V, class Agg, class Fold>
 class window_aggregate_node final : public kstreams::detail::node {
