@@ -117,3 +117,30 @@ TEST_CASE("map_values declaring std::optional for a plain value type is called w
     CHECK(d.create_output_topic<str, str>("out").read_values_to_list() == std::vector<str>{"was null"});
     CHECK(d.metrics().value(metric::dropped_null_value_plain_type) == 0);
 }
+
+TEST_CASE("a windowed aggregator or reducer taking a plain value type never aggregates a null value") {
+    using namespace std::chrono_literals;
+    streams_builder b;
+    auto w = b.stream<str, str>("in").group_by_key().windowed_by(time_windows::of_size_with_no_grace(10ms));
+    auto show_window = [](const windowed<str>& k, const auto&) { return k.key + "@" + std::to_string(k.window.start); };
+    // Plain: the tombstone is dropped and counted, not aggregated as "".
+    w.aggregate([] { return str(); }, [](const str&, const str& v, const str& agg) { return agg + "[" + v + "]"; })
+        .to_stream().select_key(show_window).to("plain");
+    w.reduce([](const str& agg, const str& v) { return agg + v; }).to_stream().select_key(show_window).to("reduced");
+    // Declared optional: called with nullopt, as Java's aggregator is called with null.
+    w.aggregate([] { return str(); }, [](const str&, const ostr& v, const str& agg) { return agg + "[" + show(v) + "]"; })
+        .to_stream().select_key(show_window).to("declared");
+    // count() counts every record, a null value too (as Kafka's windowed count).
+    w.count().to_stream().select_key(show_window).to("counted");
+    test::topology_test_driver d(b.build());
+    auto in = d.create_input_topic<str, ostr>("in");
+    in.pipe_input("a", ostr("x"), 1);
+    in.pipe_input("a", std::nullopt, 2);
+    in.pipe_input("a", ostr("y"), 3);
+    CHECK(d.create_output_topic<str, str>("plain").read_values_to_list() == std::vector<str>{"[x]", "[x][y]"});
+    CHECK(d.create_output_topic<str, str>("reduced").read_values_to_list() == std::vector<str>{"x", "xy"});
+    CHECK(d.create_output_topic<str, str>("declared").read_values_to_list() ==
+          std::vector<str>{"[x]", "[x][null]", "[x][null][y]"});
+    CHECK(d.create_output_topic<str, std::int64_t>("counted").read_values_to_list() == std::vector<std::int64_t>{1, 2, 3});
+    CHECK(d.metrics().value(metric::dropped_null_value_plain_type) == 2);
+}

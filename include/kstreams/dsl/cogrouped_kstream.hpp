@@ -123,7 +123,11 @@ public:
             return s;
         };
         in.make_node = [f = std::move(aggregator), parent = grouped.node_](const dsl_detail::cogroup_node_args<K, VOut>& a) {
-            auto add = [f](const K& k, const V& v, const VOut& agg) mutable { return VOut(f(k, v, agg)); };
+            // Declares std::optional<V> where the user's aggregator does, so that windowed
+            // cogroups hand it null values as Kafka's do (aggregate_fold::takes_null_value).
+            using value_param = std::conditional_t<!is_optional_v<V> && dsl_detail::declares_optional<F, 3, 1, V>(),
+                                                   std::optional<V>, V>;
+            auto add = [f](const K& k, const value_param& v, const VOut& agg) mutable { return VOut(f(k, v, agg)); };
             using init_fn = std::function<VOut()>;
             using fold = dsl_detail::aggregate_fold<K, V, VOut, init_fn, decltype(add)>;
             if (std::holds_alternative<std::monostate>(a.windows))

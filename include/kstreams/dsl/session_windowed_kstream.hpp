@@ -88,7 +88,7 @@ private:
     template <class KS, class VS>
     ktable<windowed<K>, std::int64_t> do_count(const named& n, const materialized<KS, VS>& m) const {
         auto init = [] { return std::int64_t{0}; };
-        auto add = [](const K&, const V&, std::int64_t agg) { return agg + 1; };
+        dsl_detail::count_adder<K, V> add;
         auto merge = [](const K&, std::int64_t a, std::int64_t b) { return a + b; };
         using fold = dsl_detail::aggregate_fold<K, V, std::int64_t, decltype(init), decltype(add)>;
         return build<std::int64_t>(n, m, dsl_detail::names::aggregate, fold{init, add},

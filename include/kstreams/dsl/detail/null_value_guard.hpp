@@ -23,17 +23,23 @@ constexpr bool takes_null_value() {
     else return declares_optional<F, 1, 0, V>();
 }
 
-/// True (and the drop counted at `where`) when `r` must not reach f: its value is Kafka's null
-/// and f takes a plain V.
-template <class F, class K, class V>
-bool drop_null_value_for(const record<K, V>& r, const kstreams::detail::node& where) {
-    if constexpr (takes_null_value<F, K, V>()) {
+/// True (and the drop counted at `where`) when `r` must not reach a function that cannot take
+/// Kafka's null value (`Takes` false): its value is null.
+template <bool Takes, class K, class V>
+bool drop_null_value_unless(const record<K, V>& r, const kstreams::detail::node& where) {
+    if constexpr (Takes) {
         return false;
     } else {
         if (!r.value_null) return false;
         where.context().record_dropped(metric::dropped_null_value_plain_type, where);
         return true;
     }
+}
+
+/// The same for a function f called as call_kv calls it.
+template <class F, class K, class V>
+bool drop_null_value_for(const record<K, V>& r, const kstreams::detail::node& where) {
+    return drop_null_value_unless<takes_null_value<F, K, V>()>(r, where);
 }
 
 }  // namespace kstreams::dsl_detail

@@ -20,6 +20,7 @@
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
+#include <kstreams/dsl/detail/null_value_guard.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/ops/final_emitter.hpp>
 #include <kstreams/dsl/ops/aggregate_fold.hpp>
@@ -70,6 +71,8 @@ public:
             ctx_->record_dropped(metric::dropped_null_key, *this);
             return;
         }
+        // A null value reaches the aggregator only if it can take one (aggregate_fold.hpp).
+        if (drop_null_value_unless<Fold::takes_null_value>(r, *this)) return;
         const std::int64_t ts = r.timestamp;
         observed_stream_time_ = std::max(observed_stream_time_, ts);
         const std::int64_t close_time = observed_stream_time_ - grace_ - gap_;

@@ -18,6 +18,7 @@
 #include <kstreams/detail/offset_hold.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
+#include <kstreams/dsl/detail/null_value_guard.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
 #include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/final_emitter.hpp>
@@ -56,6 +57,8 @@ public:
             ctx_->record_dropped(metric::dropped_null_key, *this);
             return;
         }
+        // A null value reaches the aggregator only if it can take one (aggregate_fold.hpp).
+        if (drop_null_value_unless<Fold::takes_null_value>(r, *this)) return;
         if (hold_ && !recovered_) recover();
         observed_stream_time_ = std::max(observed_stream_time_, r.timestamp);
         const std::int64_t close_time = observed_stream_time_ - windows_.grace();
