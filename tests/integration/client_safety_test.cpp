@@ -1,6 +1,7 @@
 // The client's edges on the real broker: close(timeout) bounds the producer's flush; a fatal
 // thread error goes RUNNING -> PENDING_ERROR -> ERROR; records skipped by log-and-continue are not
-// counted as processed; a missing sink topic fails the start.
+// counted as processed; a missing sink topic fails the start; a tombstone is never mapped into a
+// real value by a function taking a plain value type.
 #include <doctest/doctest.h>
 
 #include <mutex>
@@ -121,4 +122,34 @@ TEST_CASE("a missing sink topic fails the start, naming it, as a missing source 
     const auto error = test::start_error(app);
     CHECK_MESSAGE(error.find(expected) != std::string::npos, error);
     CHECK(app.state() == streams_state::error);
+}
+
+TEST_CASE("a tombstone meeting map_values with a plain value type is dropped and counted, not written as a real value") {
+    const auto in = test::unique("tomb-in"), mapped = test::unique("tomb-mapped"), copied = test::unique("tomb-copied");
+    test::create_topics({{in, 1}, {mapped, 1}, {copied, 1}});
+    streams_builder b;
+    auto s = b.stream<str, str>(in);
+    s.map_values([](const str& v) { return v + "!"; }).to(mapped);
+    s.to(copied);  // no function: the tombstone passes on, as Kafka's
+    const topology topo = b.build();
+    kafka_streams app(topo, test::broker_config(test::unique("tomb"), test::temp_state_dir("tomb")));
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 60s));
+    test::topic_writer writer(test::broker());
+    writer.send(in, str("a"), str("x"));
+    writer.send(in, str("b"), std::nullopt);
+    writer.send(in, str("c"), str("y"));
+    writer.flush();
+    test::topic_reader copies(test::broker(), {copied});
+    const auto copied_records = copies.read(3, 60s);
+    REQUIRE(copied_records.size() == 3);
+    CHECK_FALSE(copied_records[1].value.has_value());
+    test::topic_reader maps(test::broker(), {mapped});
+    const auto mapped_records = maps.read(2, 60s);
+    REQUIRE(mapped_records.size() == 2);
+    CHECK(mapped_records[0].value == std::optional<str>("x!"));
+    CHECK(mapped_records[1].value == std::optional<str>("y!"));
+    CHECK_THROWS(maps.read(1, 2s));  // nothing more (before the fix: "!" for b)
+    CHECK(app.metrics().value("dropped-records.null-value-plain-type") == 1);
+    CHECK(app.close(60s));
 }
