@@ -97,7 +97,7 @@ std::int64_t offset_holds::held_offset(std::string_view topic, std::int32_t part
 }
 
 namespace {
-constexpr std::string_view magic = "kstreams-recompute:1:";
+constexpr std::string_view magic = offset_holds::metadata_magic;
 
 bool read_int(std::string_view& in, std::int64_t& out) {
     const auto [end, ec] = std::from_chars(in.data(), in.data() + in.size(), out);

@@ -55,6 +55,8 @@ public:
     /// watermarks, and `processed` (the offset after the last record processed), so that the
     /// records before it processed again after a restart are known as replayed.
     std::string commit_metadata(std::int64_t processed) const;
+    /// How commit_metadata's text starts.
+    static constexpr std::string_view metadata_magic = "kstreams-recompute:1:";
     /// Reads a partition's committed metadata (written by commit_metadata): the owners named
     /// there start from what they noted; returns the processed offset it names (-1 if none, or if
     /// the metadata is not ours).
