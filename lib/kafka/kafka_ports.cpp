@@ -497,6 +497,13 @@ void kafka_restore_reader::change_assignment(const d::topic_partition& tp, std::
                         describe_partition(tp.topic, tp.partition) + " to the restore consumer: " + what);
 }
 
+std::int64_t kafka_restore_reader::offset_of(std::size_t i) const { return batch_.at(i)->offset; }
+
+const headers& kafka_restore_reader::headers_of(std::size_t i, headers& scratch) const {
+    static const headers none;
+    return decode_headers(batch_.at(i).get(), scratch) ? scratch : none;
+}
+
 std::size_t kafka_restore_reader::read(std::size_t max, d::restore_sink& sink) {
     std::size_t n = 0;
     d::topic_partition current;
@@ -504,7 +511,7 @@ std::size_t kafka_restore_reader::read(std::size_t max, d::restore_sink& sink) {
         if (batch_.empty()) return;
         const std::int64_t last = batch_.back()->offset;
         positions_[current] = last + 1;
-        sink.on_records(current, records_, last);
+        sink.on_records(current, records_, last, this);
         records_.clear();
         batch_.clear();
     };

@@ -103,7 +103,7 @@ private:
 };
 
 /// Reads changelogs with a consumer of its own that is not part of the group.
-class kafka_restore_reader final : public d::restore_reader {
+class kafka_restore_reader final : public d::restore_reader, private d::restore_batch_details {
 public:
     /// With a `blocking` executor, offsets() queries the end offsets there and calls `wake` when an
     /// answer is in; without, it queries them at once.
@@ -118,6 +118,9 @@ public:
 private:
     struct queries;
     void change_assignment(const d::topic_partition& tp, std::int64_t from, bool add);
+    // The batch's offsets and headers (restore_batch_details).
+    std::int64_t offset_of(std::size_t i) const override;
+    const headers& headers_of(std::size_t i, headers& scratch) const override;
     /// At an end-of-partition: whether an open transaction holds back committed records after it.
     bool held_back(const d::topic_partition& tp) const;
 

@@ -211,6 +211,24 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                     add("stream-record-cache-metrics", "hit-ratio-avg",
                         "The average cache hit ratio (hits / reads over the last sampling window)", std::move(ct),
                         reads > 0 ? hits.value / reads : nan);
+                } else if (name.starts_with("suppression-buffer-") && name.ends_with(".sum")) {
+                    // Kafka's suppression-buffer-size/-count avg and max (here the max since the
+                    // task started, not over the sampling window) from the buffer's counters.
+                    const auto dot = name.find('.');
+                    const std::string metric = name.substr(0, dot);  // suppression-buffer-size|count
+                    const std::string prefix = name.substr(0, name.size() - 3);  // up to "<store>."
+                    const std::string store = name.substr(dot + 1, name.size() - dot - 5);
+                    tags st = task_tags;
+                    const auto scope = scope_of.find(store);
+                    st.emplace_back(scope == scope_of.end() ? "state-id" : scope->second + "-state-id", store);
+                    const std::string what = metric.ends_with("size") ? "size" : "count";
+                    const delta sum = grown(key_of("stream-state-metrics", metric + "-sum", st), static_cast<double>(value), now);
+                    const delta count = grown(key_of("stream-state-metrics", metric + "-count", st),
+                                              counter(tm, prefix + "count"), now);
+                    add("stream-state-metrics", metric + "-avg", "The average " + what + " of buffered records", st,
+                        count.value > 0 ? sum.value / count.value : nan);
+                    add("stream-state-metrics", metric + "-max", "The maximum " + what + " of buffered records",
+                        std::move(st), counter(tm, prefix + "count") > 0 ? counter(tm, prefix + "max") : nan);
                 } else if (name.starts_with("store.")) {
                     const auto dot = name.rfind('.');
                     if (dot <= 6) continue;

@@ -110,7 +110,7 @@ std::int64_t offset_holds::held_offset(std::string_view topic, std::int32_t part
 
 namespace {
 constexpr std::string_view magic_v1 = "kstreams-recompute:1:";
-constexpr std::string_view magic = "kstreams-recompute:2:";
+constexpr std::string_view magic = offset_holds::metadata_magic;
 static_assert(magic.size() == magic_v1.size());
 
 bool read_int(std::string_view& in, std::int64_t& out) {

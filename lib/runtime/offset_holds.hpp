@@ -67,6 +67,8 @@ public:
     /// the last record processed), so that the records before it processed again after a restart
     /// are known as replayed.
     std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed) const;
+    /// How commit_metadata's text starts (version 1 started "kstreams-recompute:1:").
+    static constexpr std::string_view metadata_magic = "kstreams-recompute:2:";
     /// Reads a partition's committed metadata (written by commit_metadata): the owners named
     /// there start from what they noted; returns the processed offset it names (-1 if none, or if
     /// the metadata is not ours).

@@ -137,13 +137,25 @@ public:
     virtual void abort_transaction() {}
 };
 
+/// The rest of each record of a restore batch (by its index in the batch): read only when a store
+/// asks (the suppress buffer's version header), so that restoring stays cheap for the others.
+class restore_batch_details {
+public:
+    virtual std::int64_t offset_of(std::size_t i) const = 0;
+    /// Its headers, decoded into `scratch` if need be.
+    virtual const headers& headers_of(std::size_t i, headers& scratch) const = 0;
+
+protected:
+    ~restore_batch_details() = default;
+};
+
 /// Receives what a restore_reader read.
 class restore_sink {
 public:
     virtual ~restore_sink() = default;
     /// Records of one changelog partition in offset order; `last_offset` is the last one's offset.
     virtual void on_records(const topic_partition& tp, std::span<const restore_record> records,
-                            std::int64_t last_offset) = 0;
+                            std::int64_t last_offset, const restore_batch_details* details = nullptr) = 0;
     /// The partition has nothing more to read right now (its end).
     virtual void on_end(const topic_partition& tp) = 0;
 };

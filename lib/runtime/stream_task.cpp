@@ -1,5 +1,6 @@
 #include "lib/runtime/stream_task.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <stdexcept>
 
@@ -447,6 +448,51 @@ void stream_task::flush() {
         holds_.before_commit();
     }
     for (state_store* store : store_order_) store->flush_cache();
+}
+
+std::optional<state::restore_origin> stream_task::restore_origin_of(const restore_record& r, headers& scratch) const {
+    const restore_record* first = restoring_.records.data();
+    if (!restoring_.details || !restoring_.tp || &r < first || &r >= first + restoring_.records.size()) return std::nullopt;
+    const auto i = static_cast<std::size_t>(&r - first);
+    return state::restore_origin{restoring_.tp->topic, restoring_.tp->partition, restoring_.details->offset_of(i),
+                                 &restoring_.details->headers_of(i, scratch)};
+}
+
+std::optional<std::int64_t> stream_task::processor_metadata_for_key(std::string_view key) const {
+    auto it = processor_metadata_.find(key);
+    if (it == processor_metadata_.end()) return std::nullopt;
+    return it->second;
+}
+
+void stream_task::add_processor_metadata(std::string_view key, std::int64_t value) {
+    auto it = processor_metadata_.find(key);
+    if (it == processor_metadata_.end()) processor_metadata_.emplace(std::string(key), value);
+    else it->second = value;
+}
+
+std::string stream_task::commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed,
+                                        std::int64_t partition_time) const {
+    std::string out;
+    if (!processor_metadata_.empty()) out = encode_topic_partition_metadata({partition_time, processor_metadata_});
+    if (holds_.empty()) return out;
+    if (!out.empty()) out += '|';
+    return out + holds_.commit_metadata(topic, partition, processed);
+}
+
+std::int64_t stream_task::recover(std::string_view metadata) {
+    std::string_view holds = metadata;
+    // Kafka's part first (base64 has no '|'), unless the metadata is the holds' alone.
+    if (!metadata.starts_with("kstreams-recompute:")) {
+        const auto bar = metadata.find('|');
+        holds = bar == std::string_view::npos ? std::string_view{} : metadata.substr(bar + 1);
+        // As Kafka's: each partition's processor metadata merged, a key's largest value kept.
+        if (auto m = decode_topic_partition_metadata(metadata.substr(0, bar)))
+            for (const auto& [key, value] : m->processors) {
+                auto [it, added] = processor_metadata_.emplace(key, value);
+                if (!added) it->second = std::max(it->second, value);
+            }
+    }
+    return holds_.empty() || holds.empty() ? -1 : holds_.recover(holds);
 }
 
 offset_hold* stream_task::offset_hold_of(std::string_view store, const node& owner) {

@@ -21,6 +21,7 @@
 #include <kstreams/async.hpp>
 #include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/detail/offset_hold.hpp>
+#include <kstreams/detail/processor_metadata.hpp>
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/detail/topology_model.hpp>
@@ -31,7 +32,9 @@
 #include "lib/observe/e2e_latency.hpp"
 #include "lib/observe/latency.hpp"
 #include "lib/runtime/offset_holds.hpp"
+#include "lib/runtime/ports.hpp"
 #include "lib/runtime/punctuation_queue.hpp"
+#include "lib/runtime/topic_partition_metadata.hpp"
 #include "lib/state/task_store_hooks.hpp"
 #include "lib/state/store_resources.hpp"
 #include "lib/state/global_write_scope.hpp"
@@ -118,7 +121,8 @@ struct changelog_registration {
 
 class stream_task final : public task_context, public store_context, public async_host,
                           public state::changelog_with_headers, public state::record_metadata_hooks,
-                          public offset_hold_provider {
+                          public state::restore_origin_hooks,
+                          public offset_hold_provider, public processor_metadata {
 public:
     stream_task(const topology_model& model, const topology_groups& groups, const subtopology_group& sub,
                 kstreams::task_id id, task_environment& env);
@@ -239,14 +243,29 @@ public:
     bool holds_offsets() const { return !holds_.empty(); }
     /// The earliest offset of the partition still held; INT64_MAX if none.
     std::int64_t held_offset(std::string_view topic, std::int32_t partition) { return holds_.held_offset(topic, partition); }
+    // Restoration: the batch being applied, for restore_origin_of (set around the restore call).
+    std::optional<state::restore_origin> restore_origin_of(const restore_record& r, headers& scratch) const override;
+    struct restoring_batch {
+        const topic_partition* tp = nullptr;
+        std::span<const restore_record> records;
+        const restore_batch_details* details = nullptr;
+    };
+    void set_restoring_batch(const restoring_batch& b) { restoring_ = b; }
+
+    // Processor metadata (Kafka's ProcessorMetadata, committed with the input offsets)
+    std::optional<std::int64_t> processor_metadata_for_key(std::string_view key) const override;
+    void add_processor_metadata(std::string_view key, std::int64_t value) override;
+    /// Whether a commit carries metadata (offset holds or processor metadata).
+    bool commits_metadata() const { return !holds_.empty() || !processor_metadata_.empty(); }
     /// The metadata of a commit of one of its partitions (`processed`: the offset after the last
-    /// record processed there); empty when the task holds no offsets.
-    std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed) const {
-        return holds_.empty() ? std::string() : holds_.commit_metadata(topic, partition, processed);
-    }
+    /// record processed there; `partition_time`: its partition time): Kafka's encoded partition
+    /// time and processor metadata when processors set some, then '|' and the offset holds' when
+    /// the task holds offsets (call held_offset first); empty when neither.
+    std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed,
+                                std::int64_t partition_time) const;
     /// Reads a partition's committed metadata before the first record; returns the offset up to
     /// which records coming again were processed before (-1: none known).
-    std::int64_t recover(std::string_view metadata) { return holds_.empty() ? -1 : holds_.recover(metadata); }
+    std::int64_t recover(std::string_view metadata);
 
     /// A punctuation is due but waits for the records in flight (the task takes no new records).
     bool punctuation_waiting() const { return stream_punctuation_waiting_ || wall_punctuation_waiting_; }
@@ -317,6 +336,8 @@ private:
     std::int64_t stream_time_ = -1;
     std::set<std::string, std::less<>> recompute_stores_;  ///< recovered by recomputation
     offset_holds holds_{*this};
+    processor_metadata_map processor_metadata_;
+    restoring_batch restoring_;
     /// Topics of records kept by record cache entries (current_stored_metadata).
     std::set<std::string, std::less<>> stored_topics_;
     const std::string* last_stored_topic_ = nullptr;

@@ -89,7 +89,7 @@ public:
                 if (target.reading && !target.done) targets_[target.tp] = {t, &target};
     }
     void on_records(const topic_partition& tp, std::span<const restore_record> records,
-                    std::int64_t last_offset) override {
+                    std::int64_t last_offset, const restore_batch_details* details) override {
         auto it = targets_.find(tp);
         if (it == targets_.end() || it->second.second->done) return;
         auto& [t, target] = it->second;
@@ -104,6 +104,11 @@ public:
         if (!records.empty()) {
             {
                 const auto guard = t->task->store_guard();
+                struct batch_scope {
+                    stream_task& task;
+                    ~batch_scope() { task.set_restoring_batch({}); }
+                } scope{*t->task};
+                t->task->set_restoring_batch({&tp, records, details});
                 target->reg->restore(records);
             }
             const auto n = static_cast<std::int64_t>(records.size());
@@ -336,7 +341,7 @@ stream_task& task_manager::add_task(const subtopology_group& sub, kstreams::task
 }
 
 void task_manager::recover_holds(managed_task& t, partition_queue& q) {
-    if (!t.task->holds_offsets()) return;
+    // Offset holds and processor metadata (an emit-on-close aggregation's progress).
     if (auto metadata = consumer_.committed_metadata(q.tp())) q.replay_until = t.task->recover(*metadata);
 }
 
@@ -861,17 +866,19 @@ void task_manager::prepare_commit(managed_task& t) {
         for (auto& q : t.group.queues()) {
             std::int64_t offset = q->committable();
             if (in_flight) offset = std::min(offset, task.async_held_offset(q->topic(), q->partition()));
-            std::string metadata;
+            const std::int64_t processed = std::max(offset, q->replay_until);
             if (task.holds_offsets() && offset >= 0) {
                 // Recovery by recomputation: no further than the earliest record open state
-                // still holds, with what the holders noted (which may change while the offset
-                // does not: committed again then).
-                const std::int64_t processed = std::max(offset, q->replay_until);
+                // still holds.
                 offset = std::min(offset, task.held_offset(q->topic(), q->partition()));
-                metadata = task.commit_metadata(q->topic(), q->partition(), processed);
                 task.metrics().counter(commit_held_metric + q->topic() + "." + std::to_string(q->partition())) =
                     static_cast<std::uint64_t>(std::max<std::int64_t>(0, q->committable() - offset));
             }
+            // Processor metadata and what offset holders noted (after held_offset: it forgets
+            // what was released) may change while the offset does not: committed again then.
+            std::string metadata;
+            if (task.commits_metadata() && offset >= 0)
+                metadata = task.commit_metadata(q->topic(), q->partition(), processed, q->partition_time());
             if (offset >= 0 && (offset != q->committed || metadata != q->committed_metadata))
                 t.to_commit.push_back({q.get(), offset, std::move(metadata)});
         }

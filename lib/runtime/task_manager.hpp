@@ -243,8 +243,8 @@ private:
     void note_corruption(managed_task& t, const state::corrupted_store_error& e);
     /// Revives the tasks noted corrupted, or fails; whether there were any.
     bool revive_corrupted();
-    /// Recovery by recomputation: the task's processors start from what the partition's commit
-    /// noted (before its first record).
+    /// Before a partition's first record: the task's processors start from what its commit noted
+    /// (offset holds of recovery by recomputation, processor metadata).
     void recover_holds(managed_task& t, partition_queue& q);
     void start_restoring(managed_task& t);
     void finish_restoring(managed_task& t);

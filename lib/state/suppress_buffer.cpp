@@ -1,7 +1,10 @@
 // ktable::suppress's buffer (Kafka's InMemoryTimeOrderedKeyValueChangeBuffer): see
 // include/kstreams/dsl/detail/suppress_buffer.hpp. The changelog is Kafka's version 3: key = the
 // key's bytes; value = record context, prior value, old value (-2: the same as the prior), new
-// value, buffer time; header "v" = 3. Evicted keys are logged as tombstones.
+// value, buffer time; header "v" = 3. Evicted keys are logged as tombstones. Restoring reads every
+// version Kafka's buffer restores (0 to 3, by the "v" header). An evicted key is forwarded in its
+// buffered record's context (topic, partition, offset), as Kafka's. Its size and count go to
+// Kafka's suppression-buffer-size/-count metrics (sum, count and max counters per store).
 #include <kstreams/dsl/detail/suppress_buffer.hpp>
 
 #include <algorithm>
@@ -17,6 +20,7 @@
 
 #include "lib/core/java_order.hpp"
 #include "lib/state/suppress_changelog.hpp"
+#include "lib/state/store_resources.hpp"
 #include "lib/state/task_store_hooks.hpp"
 
 namespace kstreams::dsl_detail {
@@ -66,7 +70,11 @@ public:
     void init(store_context& ctx) override {
         ctx_ = &ctx;
         with_headers_ = dynamic_cast<state::changelog_with_headers*>(&ctx);
+        metadata_hooks_ = dynamic_cast<state::record_metadata_hooks*>(&ctx);
+        restore_hooks_ = dynamic_cast<const state::restore_origin_hooks*>(&ctx);
+        bind_metrics(ctx);
         ctx.register_store(*this, [this](std::span<const restore_record> batch) { restore(batch); });
+        update_metrics();
         open_ = true;
     }
     void flush() override {}
@@ -96,6 +104,7 @@ public:
         dirty_.clear();
         dirty_set_.clear();
         size_ = 0;
+        update_metrics();
     }
 
     void put(std::int64_t time, std::string_view key, std::optional<std::string> new_value,
@@ -109,19 +118,35 @@ public:
         v.context = std::move(context);
         clean_put(time, std::string(key), std::move(v));
         mark_dirty(std::string(key));
+        update_metrics();
     }
 
     void evict_while(const std::function<bool()>& pred, const std::function<void(const buffer_eviction&)>& emit) override {
+        if (sorted_.empty() || !pred()) return;
+        // Each key is forwarded in its buffered record's context, then the caller's is restored.
+        struct restore_metadata {
+            state::record_metadata_hooks* hooks;
+            state::stored_metadata saved = hooks ? hooks->current_stored_metadata() : state::stored_metadata{};
+            ~restore_metadata() {
+                if (hooks) hooks->set_stored_metadata(saved);
+            }
+        } saved_context{metadata_hooks_};
+        bool evicted = false;
         while (!sorted_.empty() && pred()) {
             auto it = sorted_.begin();
             const std::string& key = it->first.second;
-            emit(buffer_eviction{key, it->second.new_value, it->second.old_value, it->second.context});
+            const buffered_context& c = it->second.context;
+            if (metadata_hooks_)
+                metadata_hooks_->set_stored_metadata({c.topic.empty() ? nullptr : &c.topic, c.partition, c.offset, nullptr});
+            emit(buffer_eviction{key, it->second.new_value, it->second.old_value, c});
             size_ -= record_size(key, it->second);
             std::string k = key;
             index_.erase(k);
             sorted_.erase(it);
             mark_dirty(std::move(k));
+            evicted = true;
         }
+        if (evicted) update_metrics();
     }
 
     std::optional<std::optional<std::string>> prior_value(std::string_view key) const override {
@@ -160,6 +185,8 @@ private:
         else ctx_->log_change(name_, key, value, state::no_timestamp);
     }
     void restore(std::span<const restore_record> batch) {
+        static const headers version_3{{"v", std::string(1, '\x03')}};
+        headers scratch;
         for (const restore_record& r : batch) {
             std::string key(r.key);
             if (!r.value) {
@@ -171,8 +198,39 @@ private:
                 index_.erase(it);
                 continue;
             }
-            auto [time, v] = decode_suppress_changelog_value(*r.value);
+            // Without the record's origin (a runner that does not say), it is taken as version 3.
+            const std::optional<state::restore_origin> origin = restore_hooks_ ? restore_hooks_->restore_origin_of(r, scratch)
+                                                                               : std::nullopt;
+            const headers& hdrs = origin && origin->hdrs ? *origin->hdrs : version_3;
+            buffered_context changelog_context;  // version 0 keeps no context: the changelog record's
+            if (origin) {
+                changelog_context = {r.timestamp, origin->offset, std::string(origin->topic), origin->partition, hdrs};
+            }
+            auto [time, v] = decode_suppress_changelog_record(*r.value, hdrs, changelog_context, prior_value(key));
             clean_put(time, std::move(key), std::move(v));
+        }
+        update_metrics();
+    }
+
+    void bind_metrics(store_context& ctx) {
+        auto* res = ctx.resources();
+        if (!res || !res->metrics) return;
+        auto& m = *res->metrics;
+        for (int i = 0; i < 2; ++i) {
+            const std::string prefix = std::string(i == 0 ? "suppression-buffer-size." : "suppression-buffer-count.") + name_;
+            gauges_[i] = {&m.counter(prefix + ".sum"), &m.counter(prefix + ".count"), &m.counter(prefix + ".max")};
+        }
+        m.counter("store-scope." + name_ + ".in-memory-suppression") = 1;
+    }
+    /// Kafka's updateBufferMetrics: the buffer's size and count recorded after each change.
+    void update_metrics() {
+        const std::int64_t values[2] = {size_, static_cast<std::int64_t>(index_.size())};
+        for (int i = 0; i < 2; ++i) {
+            if (!gauges_[i].sum) continue;
+            const auto v = static_cast<std::uint64_t>(std::max<std::int64_t>(0, values[i]));
+            *gauges_[i].sum += v;
+            *gauges_[i].count += 1;
+            *gauges_[i].max = std::max(*gauges_[i].max, v);
         }
     }
 
@@ -181,6 +239,14 @@ private:
     bool open_ = false;
     store_context* ctx_ = nullptr;
     state::changelog_with_headers* with_headers_ = nullptr;
+    state::record_metadata_hooks* metadata_hooks_ = nullptr;
+    const state::restore_origin_hooks* restore_hooks_ = nullptr;
+    struct gauge {  ///< a recorded value's sum, count and maximum (task counters)
+        std::uint64_t* sum = nullptr;
+        std::uint64_t* count = nullptr;
+        std::uint64_t* max = nullptr;
+    };
+    gauge gauges_[2];  ///< size, count
     std::unordered_map<std::string, std::int64_t> index_;                   ///< key -> buffer time
     std::map<std::pair<std::int64_t, std::string>, buffer_value> sorted_;  ///< by time, then key bytes
     std::vector<std::string> dirty_;                                         ///< in insertion order

@@ -4,7 +4,9 @@
 //   writes a "v" header and lets the producer stamp the record);
 // - the source record's topic, partition and offset, which a record cache entry keeps so that its
 //   flush forwards in the context of the record that wrote it, as Kafka's cache entries keep the
-//   whole record context.
+//   whole record context;
+// - where a changelog record being restored came from and its headers (Kafka's restore callbacks
+//   get the whole ConsumerRecord; the suppress buffer reads its format version there).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <string_view>
 
 #include <kstreams/record.hpp>
+#include <kstreams/state/state_store.hpp>
 
 namespace kstreams::state {
 
@@ -55,6 +58,24 @@ public:
 
 protected:
     ~record_metadata_hooks() = default;
+};
+
+/// A changelog record being restored, beyond restore_record.
+struct restore_origin {
+    std::string_view topic;
+    std::int32_t partition = -1;
+    std::int64_t offset = -1;
+    const headers* hdrs = nullptr;
+};
+
+class restore_origin_hooks {
+public:
+    /// Of `r`, a record of the batch being restored (decoded into `scratch` if need be); nullopt
+    /// when the runner does not say.
+    virtual std::optional<restore_origin> restore_origin_of(const restore_record& r, headers& scratch) const = 0;
+
+protected:
+    ~restore_origin_hooks() = default;
 };
 
 }  // namespace kstreams::state

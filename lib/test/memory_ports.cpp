@@ -62,6 +62,7 @@ std::size_t memory_restorer::read(std::size_t max, d::restore_sink& sink) {
         return 0;
     }
     batch_.clear();
+    sources_.clear();
     std::int64_t off = from;
     for (; off < end && batch_.size() < max; ++off) {
         const produced_record& r = it->second[static_cast<std::size_t>(off)];
@@ -69,9 +70,10 @@ std::size_t memory_restorer::read(std::size_t max, d::restore_sink& sink) {
         restore_record rr{std::string_view(*r.key), std::nullopt, r.timestamp};
         if (r.value) rr.value = std::string_view(*r.value);
         batch_.push_back(rr);
+        sources_.emplace_back(off, &r);
     }
     reading_.front().second = off;
-    sink.on_records(tp, batch_, off - 1);
+    sink.on_records(tp, batch_, off - 1, this);
     return static_cast<std::size_t>(off - from);
 }
 

@@ -91,7 +91,7 @@ public:
 };
 
 /// Replays changelog topics' histories (offset = index), one partition per read, in batches.
-class memory_restorer final : public d::restore_reader {
+class memory_restorer final : public d::restore_reader, private d::restore_batch_details {
 public:
     explicit memory_restorer(const std::map<std::string, std::vector<produced_record>, std::less<>>& history)
         : history_(history) {}
@@ -101,9 +101,14 @@ public:
     std::size_t read(std::size_t max, d::restore_sink& sink) override;
 
 private:
+    // The batch's offsets and headers (restore_batch_details).
+    std::int64_t offset_of(std::size_t i) const override { return sources_.at(i).first; }
+    const headers& headers_of(std::size_t i, headers&) const override { return sources_.at(i).second->headers; }
+
     const std::map<std::string, std::vector<produced_record>, std::less<>>& history_;
     std::vector<std::pair<d::topic_partition, std::int64_t>> reading_;
     std::vector<restore_record> batch_;
+    std::vector<std::pair<std::int64_t, const produced_record*>> sources_;  ///< of batch_'s records
 };
 
 }  // namespace kstreams::test::detail_impl

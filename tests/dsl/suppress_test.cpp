@@ -18,21 +18,9 @@ using str = std::string;
 
 namespace {
 using window_rows::rows;
-using window_rows::show;
 using window_rows::read;
+using window_rows::final_counts;
 
-topology final_counts() {
-    streams_builder b;
-    b.stream<str, str>("in")
-        .group_by_key()
-        .windowed_by(time_windows::of_size_and_grace(10ms, 5ms))
-        .count(materialized<>::as("counts"))
-        .suppress(suppressed::until_window_closes(buffer_config::unbounded()).with_name("final"))
-        .to_stream()
-        .select_key([](const windowed<str>& k, std::int64_t) { return show(k); })
-        .to("out");
-    return b.build();
-}
 
 // The buffer config kinds are types: until_window_closes takes a strict one only.
 static_assert(!std::is_convertible_v<eager_buffer_config, strict_buffer_config>);

@@ -2,6 +2,7 @@
 // time order; nothing on update; late records still dropped; the emit interval setting.
 #include <doctest/doctest.h>
 
+#include <utility>
 #include <vector>
 
 #include <kstreams/dsl.hpp>
@@ -16,20 +17,9 @@ using str = std::string;
 
 namespace {
 using window_rows::rows;
-using window_rows::show;
 using window_rows::read;
+using window_rows::count_on_close;
 
-template <class Windowed>
-topology count_on_close(const Windowed& w) {
-    streams_builder b;
-    w(b.stream<str, str>("in").group_by_key())
-        .emit_strategy(emit_strategy::on_window_close())
-        .count(materialized<>::as("counts"))
-        .to_stream()
-        .select_key([](const windowed<str>& k, std::int64_t) { return show(k); })
-        .to("out");
-    return b.build();
-}
 
 }  // namespace
 
@@ -76,4 +66,21 @@ TEST_CASE("the windowed emit interval is Kafka's internal setting, 1 s by defaul
     const auto c = streams_config::from_properties(
         {{"application.id", "x"}, {"__emit.interval.ms.kstreams.windowed.aggregation__", "250"}});
     CHECK(c.windowed_emit_interval == 250ms);
+}
+
+TEST_CASE("emitting on close looks for closed windows at most once per windowed emit interval of wall-clock time") {
+    auto run = [](const char* interval) {
+        topology t = count_on_close([](auto g) { return g.windowed_by(time_windows::of_size_with_no_grace(10ms)); });
+        test::topology_test_driver d(
+            t, test::driver_config::from_properties({{"__emit.interval.ms.kstreams.windowed.aggregation__", interval}}));
+        auto in = d.create_input_topic<str, str>("in");
+        in.pipe_input("a", "x", 0);   // looks (nothing closed yet): the next look is due an interval later
+        in.pipe_input("b", "x", 15);  // closes [0,10)
+        const rows at_once = read(d);
+        d.advance_wall_clock_time(1000ms);
+        in.pipe_input("c", "x", 16);
+        return std::make_pair(at_once, read(d));
+    };
+    CHECK(run("0") == std::make_pair(rows{{"a@0/10", 1, 0}}, rows{}));  // the driver's default, as Kafka's
+    CHECK(run("1000") == std::make_pair(rows{}, rows{{"a@0/10", 1, 0}}));  // an application's default
 }

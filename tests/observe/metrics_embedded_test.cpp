@@ -87,6 +87,38 @@ TEST_CASE("the Prometheus text of a running app has Kafka's names and tags, and 
     CHECK(app.close(30s));
 }
 
+TEST_CASE("a suppress buffer's suppression-buffer-size and -count metrics, with Kafka's names and tags (DEBUG)") {
+    streams_builder b;
+    b.stream<std::string, std::string>("sup-in")
+        .group_by_key()
+        .windowed_by(time_windows::of_size_with_no_grace(std::chrono::seconds(10)))
+        .count()
+        .suppress(suppressed::until_window_closes(buffer_config::unbounded()).with_name("final"))
+        .to_stream()
+        .select_key([](const windowed<std::string>& w, std::int64_t) { return w.key; })
+        .to("sup-out");
+    auto cfg = test::observe_config("sup-app");
+    cfg.metrics_recording_level = metrics_recording_level::debug;
+    kafka_streams app(b.build(), cfg);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 30s));
+    test::topic_writer writer(app.bootstrap_servers());
+    writer.send("sup-in", std::string("a"), std::string("v"), 1000);
+    writer.send("sup-in", std::string("b"), std::string("v"), 2000);
+    writer.flush();
+    const std::string tags = "{thread_id=\"sup-app-StreamThread-1\",task_id=\"0_0\",in_memory_suppression_state_id=\"final-store\"}";
+    std::string text;
+    CHECK(test::poll_until(20s, [&] {
+        text = to_prometheus(app.metric_samples());
+        return test::prometheus_value(text, "kstreams_stream_state_metrics_suppression_buffer_count_max" + tags) == 2;
+    }));
+    INFO(text);
+    CHECK(test::prometheus_value(text, "kstreams_stream_state_metrics_suppression_buffer_size_max" + tags) > 0);
+    CHECK(text.find("kstreams_stream_state_metrics_suppression_buffer_count_avg" + tags) != std::string::npos);
+    CHECK(text.find("kstreams_stream_state_metrics_suppression_buffer_size_avg" + tags) != std::string::npos);
+    CHECK(app.close(30s));
+}
+
 TEST_CASE("at the default recording level (INFO) the processor-node metrics are the sources' and sinks' e2e latency") {
     streams_builder b;
     b.stream<std::string, std::string>("metrics-info-in").filter([](const std::string&, const std::string&) {

@@ -15,6 +15,7 @@
 #include <kstreams/detail/recompute_store.hpp>
 #include <kstreams/detail/topology_model.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
+#include <kstreams/error.hpp>
 #include <kstreams/state/stores.hpp>
 #include <kstreams/state/versioned_key_value_store.hpp>
 #include <kstreams/state/window_stores.hpp>
@@ -116,6 +117,8 @@ struct materialized {
     /// Tables (table(), to_table(), filter, map_values, table-table joins): a versioned store
     /// (KIP-889); its name is the store name. Never cached.
     std::shared_ptr<const versioned_bytes_store_supplier> versioned_supplier{};
+    /// Session aggregations: the byte store (its retention is the supplier's).
+    std::shared_ptr<const session_bytes_store_supplier> session_supplier{};
     /// Time-windowed aggregations: recovery::recompute keeps the store in memory with no changelog and
     /// rebuilds it by processing the input of its open windows again (the input offsets are
     /// committed no further than the earliest record an open window holds).
@@ -130,9 +133,9 @@ struct materialized {
         return m;
     }
     template <class S>
-    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, store_type, retention, window_supplier, versioned_supplier, recovery_mode}; }
+    materialized<S, VS> with_key_serde(S s) const { return {std::move(s), value_serde, store_name, caching, logging, log_config, supplier, store_type, retention, window_supplier, versioned_supplier, session_supplier, recovery_mode}; }
     template <class S>
-    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, store_type, retention, window_supplier, versioned_supplier, recovery_mode}; }
+    materialized<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), store_name, caching, logging, log_config, supplier, store_type, retention, window_supplier, versioned_supplier, session_supplier, recovery_mode}; }
     materialized with_caching_enabled() const { auto c = *this; c.caching = true; return c; }
     materialized with_caching_disabled() const { auto c = *this; c.caching = false; return c; }
     materialized with_logging_enabled(std::map<std::string, std::string> config = {}) const {
@@ -148,6 +151,13 @@ struct materialized {
         materialized m;
         m.store_name = s->name();
         m.window_supplier = std::move(s);
+        return m;
+    }
+    /// A session aggregation's store made by this supplier; its name is the store name.
+    static materialized as(std::shared_ptr<const session_bytes_store_supplier> s) {
+        materialized m;
+        m.store_name = s->name();
+        m.session_supplier = std::move(s);
         return m;
     }
     /// A table kept in a versioned store made by this supplier; its name is the store name.
@@ -186,6 +196,23 @@ void apply_cache_and_log(Builder& builder, const materialized<KS, VS>& m) {
     else builder.with_caching_disabled();
     if (m.logging) builder.with_logging_enabled(m.log_config);
     else builder.with_logging_disabled();
+}
+/// The kind of store an operator keeps, for the supplier check below.
+enum class store_kind { key_value, window, session };
+/// A store supplier in `m` of another kind than `kind` (Kafka's types rule it out; here one
+/// materialized serves all): a topology_error naming the store and both kinds.
+template <class KS, class VS>
+void check_supplier_kind(const materialized<KS, VS>& m, store_kind kind, const std::string& store) {
+    std::string given;
+    if (m.session_supplier && kind != store_kind::session) given = "a session store supplier";
+    else if (m.window_supplier && kind != store_kind::window) given = "a window store supplier";
+    else if (m.supplier && kind != store_kind::key_value) given = "a key-value store supplier";
+    else if (m.versioned_supplier && kind != store_kind::key_value) given = "a versioned store supplier";
+    if (given.empty()) return;
+    const std::string needed = kind == store_kind::session ? "a session aggregation keeps a session store (materialized<>::as(session_bytes_store_supplier))"
+                               : kind == store_kind::window ? "a windowed aggregation keeps a window store (materialized<>::as(window_bytes_store_supplier))"
+                                                            : "a table or aggregation keeps a key-value store (materialized<>::as(key_value_bytes_store_supplier))";
+    throw topology_error("store " + store + ": materialized with " + given + ", but " + needed);
 }
 /// The store's builder as `m` asks to recover it: marked for recomputation (in_memory and
 /// unlogged already when `bounded`), or as it is. build() refuses an unbounded one.

@@ -109,6 +109,7 @@ std::shared_ptr<const store_builder> timestamped_store_builder(const builder_sta
                                                                const materialized<KS, VS>& m, serde_ref<K> ks,
                                                                serde_ref<V> vs) {
     (void)b;
+    check_supplier_kind(m, store_kind::key_value, name);
     auto make = [&](std::shared_ptr<const key_value_bytes_store_supplier> supplier) {
         auto builder = std::make_shared<key_value_store_builder<K, value_and_timestamp<V>>>(
             stores::timestamped_key_value_store_builder<K, V>(std::move(supplier), ks, vs));
@@ -128,6 +129,7 @@ std::shared_ptr<const store_builder> timestamped_store_builder(const builder_sta
 template <class K, class V, class KS, class VS>
 std::shared_ptr<const store_builder> table_store_builder(const builder_state& b, const std::string& name,
                                                          const materialized<KS, VS>& m, serde_ref<K> ks, serde_ref<V> vs) {
+    check_supplier_kind(m, store_kind::key_value, name);
     if (!m.versioned_supplier) return timestamped_store_builder<K, V>(b, name, m, std::move(ks), std::move(vs));
     auto builder = std::make_shared<versioned_key_value_store_builder<K, V>>(
         stores::versioned_key_value_store_builder<K, V>(m.versioned_supplier, std::move(ks), std::move(vs)));

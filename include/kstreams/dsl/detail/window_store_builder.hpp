@@ -40,6 +40,7 @@ std::shared_ptr<const store_builder> timestamped_window_store_builder(const std:
                                                                       std::int64_t window_size, std::int64_t min_retention,
                                                                       serde_ref<K> ks, serde_ref<V> vs, bool emit_final = false,
                                                                       bool no_cache = false, bool bounded = true) {
+    check_supplier_kind(m, store_kind::window, name);
     // A store recovered by recomputation is kept in memory, unlogged, whatever else was asked.
     const bool recompute = m.recovery_mode == kstreams::recovery::recompute;
     auto make = [&](std::shared_ptr<const window_bytes_store_supplier> supplier) {
@@ -68,19 +69,24 @@ template <class K, class V, class KS, class VS>
 std::shared_ptr<const store_builder> session_store_builder_of(const std::string& name, const materialized<KS, VS>& m,
                                                               std::int64_t min_retention, serde_ref<K> ks, serde_ref<V> vs,
                                                               bool emit_final) {
-    const std::chrono::milliseconds r{window_retention(name, m, min_retention, "session store")};
+    check_supplier_kind(m, store_kind::session, name);
     const bool recompute = m.recovery_mode == kstreams::recovery::recompute;
+    auto make = [&](std::shared_ptr<const session_bytes_store_supplier> supplier) {
+        auto builder = std::make_shared<session_store_builder<K, V>>(
+            stores::session_store_builder<K, V>(std::move(supplier), ks, vs));
+        apply_cache_and_log(*builder, m);
+        if (emit_final) builder->with_caching_disabled();
+        if (recompute) builder->with_logging_disabled();
+        return std::shared_ptr<const store_builder>(std::move(builder));
+    };
+    // A user's supplier: its retention is the supplier's (Kafka's SessionStoreMaterializer).
+    if (m.session_supplier) return with_recovery_of(make(m.session_supplier), m, true, "session windows");
+    const std::chrono::milliseconds r{window_retention(name, m, min_retention, "session store")};
     const std::optional<dsl_store_type> type = recompute ? std::optional(dsl_store_type::in_memory) : m.store_type;
     return with_recovery_of(kstreams::detail::dsl_store_of(type, [&](bool rocks_db) {
-                                auto supplier = !rocks_db   ? stores::in_memory_session_store(name, r)
-                                                : emit_final ? kstreams::detail::time_ordered_session_store(name, r.count())
-                                                             : stores::persistent_session_store(name, r);
-                                auto builder = std::make_shared<session_store_builder<K, V>>(
-                                    stores::session_store_builder<K, V>(std::move(supplier), ks, vs));
-                                apply_cache_and_log(*builder, m);
-                                if (emit_final) builder->with_caching_disabled();
-                                if (recompute) builder->with_logging_disabled();
-                                return std::shared_ptr<const store_builder>(std::move(builder));
+                                return make(!rocks_db   ? stores::in_memory_session_store(name, r)
+                                            : emit_final ? kstreams::detail::time_ordered_session_store(name, r.count())
+                                                         : stores::persistent_session_store(name, r));
                             }),
                             m, true, "session windows");
 }

@@ -3,6 +3,8 @@
 // emit interval of wall-clock time has passed since the last look and the close time moved, the
 // windows closed since the last emission are read from the store, in time order then by key
 // bytes (as Kafka's time-ordered stores return them), and forwarded with their final aggregates.
+// The close time emitted up to is committed as processor metadata under the store's name and read
+// back after a restart, as Kafka's, so windows emitted before the commit are not emitted again.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include <kstreams/detail/internal_configs.hpp>
+#include <kstreams/detail/processor_metadata.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 
@@ -19,6 +22,12 @@ namespace kstreams::dsl_detail {
 
 class final_emitter {
 public:
+    /// At the processor's init: where its emission progress is committed (`store`: its key).
+    void init(kstreams::detail::task_context& ctx, std::string store) {
+        metadata_ = kstreams::detail::processor_metadata_of(ctx);
+        key_ = std::move(store);
+        restored_ = false;
+    }
     /// Kafka's shouldEmitFinal: throttled by wall-clock time, then only if windows may have closed.
     bool should_emit(kstreams::detail::task_context& ctx, std::int64_t close_time) {
         const std::int64_t now = ctx.wall_clock_time();
@@ -30,10 +39,20 @@ public:
         return closed_since(close_time);
     }
     /// Whether windows may have closed since the last emission (at a commit, whatever the time).
-    bool closed_since(std::int64_t close_time) const { return last_close_time_ == -1 || last_close_time_ < close_time; }
-    /// The close time of the last emission; -1 before the first.
-    std::int64_t last_close_time() const { return last_close_time_; }
-    void emitted(std::int64_t close_time) { last_close_time_ = close_time; }
+    bool closed_since(std::int64_t close_time) {
+        const std::int64_t last = last_close_time();
+        return last == -1 || last < close_time;
+    }
+    /// The close time of the last emission (committed before a restart); -1 before the first.
+    std::int64_t last_close_time() {
+        restore();
+        return last_close_time_;
+    }
+    void emitted(std::int64_t close_time) {
+        restore();
+        last_close_time_ = close_time;
+        if (metadata_) metadata_->add_processor_metadata(key_, close_time);
+    }
 
     /// Sorts `rows` by (time_of(row), key bytes, then_of(row)): Kafka's time-first key schemas.
     template <class K, class Row, class Time, class Then>
@@ -53,9 +72,21 @@ public:
     }
 
 private:
+    /// Reads the committed progress once, before the first record (the task reads its commit's
+    /// metadata after its processors' init, before it processes anything).
+    void restore() {
+        if (restored_) return;
+        restored_ = true;
+        if (!metadata_) return;
+        if (auto committed = metadata_->processor_metadata_for_key(key_)) last_close_time_ = *committed;
+    }
+
     std::int64_t last_close_time_ = -1;
     std::int64_t next_time_to_emit_ = 0;
     std::int64_t emit_interval_ms_ = -1;  // read from the app's settings at the first look
+    kstreams::detail::processor_metadata* metadata_ = nullptr;
+    std::string key_;
+    bool restored_ = true;  // until init() names where to read from
 };
 
 }  // namespace kstreams::dsl_detail

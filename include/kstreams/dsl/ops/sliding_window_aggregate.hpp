@@ -46,6 +46,7 @@ public:
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
         store_ = &timestamped_window_store<K, Agg>(ctx, store_name_, *this);
+        if (emit_final_) emitter_.init(ctx, store_name_);
         send_old_ = info_->send_old_values;
         forwarder_.init(*this, *store_, send_old_, !emit_final_);
         hold_ = kstreams::detail::offset_hold_of(ctx, store_name_, *this);
