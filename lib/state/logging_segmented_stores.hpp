@@ -1,6 +1,8 @@
 // Changelogging for window and session stores (Kafka's ChangeLoggingWindowBytesStore and
 // ChangeLoggingSessionBytesStore): every put is sent with the store's key format. Timestamped
-// window stores log the plain value with the stored timestamp as the record timestamp.
+// window stores log the plain value with the stored timestamp as the record timestamp. With
+// `log_headers` a window store's changelog records carry the headers of the record that wrote them
+// (Kafka 4.4's ChangeLoggingTimestampedWindowBytesStoreWithHeaders, the stream-stream join's).
 #pragma once
 
 #include <memory>
@@ -8,14 +10,15 @@
 #include <kstreams/state/session_store.hpp>
 #include <kstreams/state/window_store.hpp>
 
+#include "lib/state/task_store_hooks.hpp"
 #include "lib/state/timestamped_restore_context.hpp"
 
 namespace kstreams::state {
 
 class logging_window_store final : public bytes_window_store {
 public:
-    logging_window_store(std::unique_ptr<bytes_window_store> inner, bool timestamped)
-        : inner_(std::move(inner)), timestamped_(timestamped) {}
+    logging_window_store(std::unique_ptr<bytes_window_store> inner, bool timestamped, bool log_headers = false)
+        : inner_(std::move(inner)), timestamped_(timestamped), log_headers_(log_headers) {}
 
     const std::string& name() const override { return inner_->name(); }
     void init(store_context& ctx) override;
@@ -49,7 +52,9 @@ public:
 private:
     std::unique_ptr<bytes_window_store> inner_;
     bool timestamped_;
+    bool log_headers_;
     store_context* ctx_ = nullptr;
+    changelog_with_headers* with_headers_ = nullptr;  ///< the task, when log_headers_
     std::unique_ptr<timestamped_restore_context> restore_ctx_;
     std::int32_t seqnum_ = 0;
 };

@@ -11,6 +11,7 @@
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/detail/aggregate_store.hpp>
 #include <kstreams/dsl/ops/store_access.hpp>
 #include <kstreams/dsl/ops/timestamped_forwarder.hpp>
 #include <kstreams/metrics.hpp>
@@ -25,7 +26,7 @@ public:
 
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
-        store_ = &timestamped_store<K, Agg>(ctx, store_name_, *this);
+        store_ = &aggregate_store<K, Agg>(ctx, store_name_, *this, versioned_view_);
         send_old_ = info_->send_old_values;
         forwarder_.init(*this, *store_, send_old_);
     }
@@ -42,6 +43,7 @@ public:
         // An aggregator returning null deletes the row (the next value starts from init again).
         if (next) store_->put(r.key, {*next, ts});
         else store_->erase(r.key);
+        if (last_write_dropped(versioned_view_)) return;  // older than the versioned store's history
         record<K, change<Agg>> out{r.key, {std::move(next), std::nullopt}, ts, r.headers};
         if (send_old_) out.value.old_value = std::move(agg);
         forwarder_.maybe_forward(out);
@@ -53,6 +55,7 @@ private:
     Init init_;
     Adder add_;
     timestamped_key_value_store<K, Agg>* store_ = nullptr;
+    std::unique_ptr<timestamped_key_value_store<K, Agg>> versioned_view_;  ///< over a versioned store
     bool send_old_ = false;
     timestamped_forwarder<K, Agg> forwarder_;
 };
