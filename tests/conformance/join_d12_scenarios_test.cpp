@@ -125,7 +125,8 @@ TEST_CASE("stream_joined_store_suppliers") {
     auto right = b.stream<str, str>("right");
     auto mine = stores::in_memory_window_store("mine", 25ms, 20ms, true);
     auto theirs = stores::persistent_window_store("theirs", 25ms, 20ms, true);
-    left.left_join(right, left_joined, join_windows::of_time_difference_and_grace(10ms, 5ms),
+    left.left_join(right, [](const str& l, const std::optional<str>& r) { return l + "+" + show(r); },
+                   join_windows::of_time_difference_and_grace(10ms, 5ms),
                    stream_joined_with(serde<str>{}, serde<str>{}, serde<str>{}).with_this_store_supplier(mine).with_other_store_supplier(theirs))
         .to("out");
     harness h("stream_joined_store_suppliers", b.build());
