@@ -203,6 +203,10 @@ topology builder_state::build(const optimizations& opt) const {
                                      "hopping); use recovery::changelog (the default)");
             if (g.global) {
                 t.add_global_state_store(b);  // connected through d.stores
+                // A global table's store is its topic's rows as they are: restored raw from it,
+                // where add_global_store's (no table_source_topic) are restored through their
+                // update processor.
+                t.mutable_model().stores.back().source_topic_changelog = g.table_source_topic;
             } else if (reuse_source) {
                 // Kafka's TableSourceNode with reuseSourceTopicForChangeLog: no changelog of its
                 // own; the source topic is restored from.

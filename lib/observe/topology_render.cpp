@@ -77,7 +77,7 @@ topology_graph build_topology_graph(const topology& t, const render_options& o) 
             if (def.builder->logging_enabled() && !def.global) {
                 out.edges.push_back({"store:" + name, topic_vertex(prefix + name + "-changelog", true), true, true,
                                      "changelog"});
-            } else if (!def.source_topic_changelog.empty()) {
+            } else if (!def.source_topic_changelog.empty() && !def.global) {
                 out.edges.push_back({topic_vertex(def.source_topic_changelog, false), "store:" + name, true, true,
                                      "changelog"});
             }

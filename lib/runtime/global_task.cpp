@@ -38,6 +38,9 @@ void global_task::init() {
         const auto& builder = *model_.stores[s].builder;
         auto [it, inserted] = stores_.emplace(builder.name(), detail::build_store(builder, env_.default_dsl_store));
         if (inserted) store_order_.push_back(it->second.get());
+        // The DSL marks a global table's store as restored from its topic (source_topic_changelog);
+        // any other global store came from add_global_store.
+        if (inserted && model_.stores[s].source_topic_changelog.empty()) reprocessed_.push_back(it->second.get());
     }
     if (has_persistent_stores() && !env_.state_dir.empty()) std::filesystem::create_directories(task_directory());
     for (state_store* store : store_order_) store->init(*this);
@@ -125,6 +128,10 @@ void global_task::restore(state_store& store, std::span<const restore_record> ba
         throw streams_error("global store " + store.name() + " registered no restore callback at init");
     const state::global_update_scope update;
     it->second(batch);
+}
+
+bool global_task::reprocesses_on_restore(const state_store& store) const {
+    return std::find(reprocessed_.begin(), reprocessed_.end(), &store) != reprocessed_.end();
 }
 
 state_store* global_task::find_store(std::string_view name) {

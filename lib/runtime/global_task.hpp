@@ -51,9 +51,13 @@ public:
     /// The topic each global store is filled from (Kafka's storeToChangelogTopic), by store.
     const std::vector<std::pair<state_store*, std::string>>& store_topics() const { return store_topics_; }
     /// Writes raw records of a store's topic into it through the restore callback it registered
-    /// (Kafka's global restore: the update processor does not run, the store's own conversion
-    /// does, e.g. a timestamped store's timestamp in front of the value).
+    /// (Kafka's global restore of a global table: the update processor does not run, the store's
+    /// own conversion does, e.g. a timestamped store's timestamp in front of the value).
     void restore(state_store& store, std::span<const restore_record> batch);
+    /// Whether `store` is restored by processing its topic's records through the source and the
+    /// update processor (process()) instead of restore(): a store of add_global_store, as Kafka
+    /// 4.x's addGlobalStore (reprocessOnRestore). A global table's store is restored raw.
+    bool reprocesses_on_restore(const state_store& store) const;
 
     // task_context
     std::string_view application_id() const override { return env_.application_id; }
@@ -98,6 +102,7 @@ private:
     std::vector<state_store*> store_order_;
     std::vector<std::pair<state_store*, std::string>> store_topics_;
     std::map<std::string, restore_callback, std::less<>> restorers_;  ///< by store name
+    std::vector<const state_store*> reprocessed_;  ///< stores of add_global_store
     store_resources resources_;
     record_metadata metadata_;
     bool has_metadata_ = false;

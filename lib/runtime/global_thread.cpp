@@ -231,14 +231,20 @@ struct global_thread::state {
                                      std::max<std::int64_t>(high - offset, 0)};
         };
         publish_restoration(progress());
+        // Kafka 4.x: a global store of addGlobalStore is restored through its update processor
+        // (reprocessOnRestore); a global table's store takes the records as they are.
+        const bool reprocess = task->reprocesses_on_restore(store);
         if (offset < high) {
             assign({{tp, offset}});
             auto last_progress = std::chrono::steady_clock::now();
             std::vector<restore_record> records;
+            std::vector<const rd_kafka_message_t*> kept;
+            headers hdrs;
             while (offset < high) {
                 if (stop.load()) return false;
                 auto batch = poll(std::chrono::milliseconds(100));
                 records.clear();
+                kept.clear();
                 std::int64_t last = -1;
                 for (const auto& m : batch) {
                     if (!m->rkt || std::string_view(rd_kafka_topic_name(m->rkt)) != tp.topic || m->partition != tp.partition)
@@ -254,25 +260,32 @@ struct global_thread::state {
                     offset = m->offset + 1;
                     if (!m->key) continue;  // as Kafka's restore: a null key cannot be a row
                     last = m->offset;
-                    records.push_back(
-                        {*kafka::message_key(m.get()), kafka::message_value(m.get()), kafka::message_timestamp(m.get())});
+                    if (reprocess) kept.push_back(m.get());
+                    else
+                        records.push_back({*kafka::message_key(m.get()), kafka::message_value(m.get()),
+                                           kafka::message_timestamp(m.get())});
                 }
                 if (!batch.empty()) last_progress = std::chrono::steady_clock::now();
                 else if (std::chrono::steady_clock::now() - last_progress > ctx.config.task_timeout)
                     throw streams_error(name + ": global store " + store.name() + " made no progress restoring " +
                                         describe(tp) + " within task.timeout.ms (" +
                                         std::to_string(ctx.config.task_timeout.count()) + " ms)");
-                if (records.empty()) continue;
+                const std::size_t n = reprocess ? kept.size() : records.size();
+                if (n == 0) continue;
                 {
                     std::lock_guard guard(stores_lock);
-                    task->restore(store, records);
+                    if (!reprocess) task->restore(store, records);
+                    for (const rd_kafka_message_t* m : kept) {
+                        hdrs = headers{};
+                        kafka::decode_headers(m, hdrs);
+                        task->process({tp.topic, m->partition, m->offset, kafka::message_timestamp(m),
+                                       kafka::message_key(m), kafka::message_value(m), &hdrs});
+                    }
                 }
-                restored += static_cast<std::int64_t>(records.size());
-                metrics.counter("records-restored") += records.size();
+                restored += static_cast<std::int64_t>(n);
+                metrics.counter("records-restored") += n;
                 publish_restoration(progress());
-                if (listener)
-                    listener->on_batch_restored(tp.topic, tp.partition, store.name(), last,
-                                                static_cast<std::int64_t>(records.size()));
+                if (listener) listener->on_batch_restored(tp.topic, tp.partition, store.name(), last, static_cast<std::int64_t>(n));
             }
         }
         publish_restoration(std::nullopt);

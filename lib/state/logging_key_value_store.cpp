@@ -7,11 +7,13 @@
 
 namespace kstreams::state {
 
-logging_key_value_store::logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send)
-    : forwarding_key_value_store(std::move(inner)), timestamped_(timestamped), send_(send) {}
+logging_key_value_store::logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send,
+                                                 bool log_headers)
+    : forwarding_key_value_store(std::move(inner)), timestamped_(timestamped), send_(send), log_headers_(log_headers) {}
 
 void logging_key_value_store::init(store_context& ctx) {
     ctx_ = &ctx;
+    if (log_headers_) with_headers_ = dynamic_cast<changelog_with_headers*>(&ctx);
     // Kafka's ChangeLoggingKeyValueBytesStore: an LRU map's evictions are deletes in the changelog.
     if (auto* lru = dynamic_cast<lru_key_value_store*>(inner_.get()))
         lru->set_eviction_listener([this](std::string_view key, std::string_view) { log(key, std::nullopt); });
@@ -25,14 +27,24 @@ void logging_key_value_store::init(store_context& ctx) {
 
 void logging_key_value_store::log(std::string_view key, std::optional<std::string_view> value) {
     if (!send_) return;
+    std::int64_t timestamp = 0;
     if (timestamped_ && value) {
         if (value->size() < 8)
             throw streams_error("store " + name() + ": a timestamped value needs at least 8 bytes, got " +
                                 std::to_string(value->size()));
-        ctx_->log_change(name(), key, value->substr(8), detail::get_big_endian<std::int64_t>(*value));
+        timestamp = detail::get_big_endian<std::int64_t>(*value);
+        value = value->substr(8);
+    } else {
+        timestamp = ctx_->record_timestamp();
+    }
+    if (with_headers_) {
+        // The writing record's headers, a delete's too (Kafka logs the record context's).
+        static const headers none;
+        const headers* hdrs = ctx_->current_record_context().hdrs;
+        with_headers_->log_change(name(), key, value, timestamp, hdrs ? *hdrs : none);
         return;
     }
-    ctx_->log_change(name(), key, value, ctx_->record_timestamp());
+    ctx_->log_change(name(), key, value, timestamp);
 }
 
 void logging_key_value_store::put(std::string_view key, std::string_view value) {

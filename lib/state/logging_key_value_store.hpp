@@ -3,7 +3,9 @@
 // holds the plain value with the stored timestamp as the record's timestamp, as Kafka's
 // ChangeLoggingTimestampedKeyValueBytesStore; restoring puts the timestamp back in front. Without
 // `send` it only does the latter: a timestamped store whose changelog is a table's source topic
-// (topology.optimization reuse.ktable.source.topics) restores from it and logs nothing.
+// (topology.optimization reuse.ktable.source.topics) restores from it and logs nothing. With
+// `log_headers` its changelog records carry the headers of the record that wrote them (Kafka 4.4's
+// ChangeLoggingTimestampedKeyValueBytesStoreWithHeaders, the foreign-key subscription store's).
 #pragma once
 
 #include <memory>
@@ -11,13 +13,15 @@
 #include <kstreams/state/bytes_store.hpp>
 
 #include "lib/state/forwarding_key_value_store.hpp"
+#include "lib/state/task_store_hooks.hpp"
 #include "lib/state/timestamped_restore_context.hpp"
 
 namespace kstreams::state {
 
 class logging_key_value_store final : public forwarding_key_value_store {
 public:
-    logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send = true);
+    logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send = true,
+                            bool log_headers = false);
 
     void init(store_context& ctx) override;
     void put(std::string_view key, std::string_view value) override;
@@ -31,7 +35,9 @@ private:
 
     bool timestamped_;
     bool send_;
+    bool log_headers_;
     store_context* ctx_ = nullptr;
+    changelog_with_headers* with_headers_ = nullptr;  ///< the task, when log_headers_
     std::unique_ptr<timestamped_restore_context> restore_ctx_;
 };
 

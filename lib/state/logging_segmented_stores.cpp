@@ -9,6 +9,7 @@ namespace kstreams::state {
 
 void logging_window_store::init(store_context& ctx) {
     ctx_ = &ctx;
+    if (log_headers_) with_headers_ = dynamic_cast<changelog_with_headers*>(&ctx);
     if (!timestamped_) {
         inner_->init(ctx);
         return;
@@ -25,14 +26,23 @@ void logging_window_store::put(std::string_view key, std::optional<std::string_v
         seqnum_ = seqnum_ == INT32_MAX ? 0 : seqnum_ + 1;  // in step with the store's sequence
     }
     const std::string k = segmented_window_store::store_key(key, window_start, retain_duplicates() ? seqnum_ : 0);
+    std::int64_t timestamp = 0;
     if (timestamped_ && value) {
         if (value->size() < 8)
             throw streams_error("store " + name() + ": a timestamped value needs at least 8 bytes, got " +
                                 std::to_string(value->size()));
-        ctx_->log_change(name(), k, value->substr(8), detail::get_big_endian<std::int64_t>(*value));
+        timestamp = detail::get_big_endian<std::int64_t>(*value);
+        value = value->substr(8);
+    } else {
+        timestamp = ctx_->record_timestamp();
+    }
+    if (with_headers_) {
+        static const headers none;
+        const headers* hdrs = ctx_->current_record_context().hdrs;
+        with_headers_->log_change(name(), k, value, timestamp, hdrs ? *hdrs : none);
         return;
     }
-    ctx_->log_change(name(), k, value, ctx_->record_timestamp());
+    ctx_->log_change(name(), k, value, timestamp);
 }
 
 void logging_session_store::put(std::string_view key, kstreams::window session,

@@ -1,5 +1,6 @@
 // Suppliers and layers of window and session stores.
 #include <kstreams/state/window_stores.hpp>
+#include <kstreams/dsl/detail/header_logged_stores.hpp>
 
 #include <stdexcept>
 
@@ -79,6 +80,7 @@ public:
     std::int64_t retention_period() const override { return retention_; }
     std::int64_t window_size() const override { return size_; }
     bool retain_duplicates() const override { return dups_; }
+    bool persistent() const { return persistent_; }
 
 private:
     std::string name_;
@@ -143,6 +145,12 @@ std::shared_ptr<const session_bytes_store_supplier> persistent_session_store(std
 }  // namespace kstreams::stores
 
 namespace kstreams::detail {
+
+std::optional<dsl_store_type> window_supplier_kind(const window_bytes_store_supplier& s) {
+    const auto* own = dynamic_cast<const stores::window_supplier*>(&s);
+    if (!own) return std::nullopt;
+    return own->persistent() ? dsl_store_type::rocks_db : dsl_store_type::in_memory;
+}
 
 std::shared_ptr<const window_bytes_store_supplier> time_ordered_window_store(std::string name, std::int64_t retention,
                                                                              std::int64_t window_size) {

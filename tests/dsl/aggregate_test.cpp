@@ -159,3 +159,53 @@ TEST_CASE("a count kept in an LRU map (stores::lru_map) forgets the least recent
     CHECK(kvs(f.out<std::int64_t>()) ==
           std::vector<std::pair<str, std::int64_t>>{{"a", 1}, {"b", 1}, {"a", 2}, {"c", 1}, {"b", 1}, {"a", 1}});
 }
+
+TEST_CASE("an aggregation onto a versioned store keeps every version of its rows and forwards every update (no cache)") {
+    streams_builder b;
+    b.stream<str, str>("in")
+        .group_by_key()
+        .aggregate([] { return str(); }, [](const str&, const str& v, const str& agg) { return agg + v; },
+                   materialized<>::as(stores::persistent_versioned_key_value_store("agg", std::chrono::milliseconds(100))))
+        .to_stream()
+        .to("out");
+    fixture f(b.build());
+    f.in.pipe_input("a", "x", 10);
+    f.in.pipe_input("a", "y", 20);
+    f.in.pipe_input("a", "z", 15);  // out of order: the row's timestamp stays 20
+    auto& store = f.driver.get_versioned_key_value_store<str, str>("agg");
+    REQUIRE(store.get("a"));
+    CHECK(store.get("a")->value == "xyz");
+    CHECK(store.get("a")->timestamp == 20);
+    CHECK(store.get("a", 12)->value == "x");  // the history: as of 12, the first version
+    CHECK(store.get("a", 19)->value == "x");
+    // Older than the history retention behind the store's stream time (200 - 100): not stored,
+    // not forwarded, counted.
+    f.in.pipe_input("b", "w", 200);
+    f.in.pipe_input("c", "v", 50);
+    CHECK_FALSE(store.get("c"));
+    CHECK(f.driver.metrics().value("dropped-records.expired") == 1);
+    const auto rs = f.out<str>();
+    CHECK(kvs(rs) == std::vector<std::pair<str, str>>{{"a", "x"}, {"a", "xy"}, {"a", "xyz"}, {"b", "w"}});
+    CHECK(times(rs) == std::vector<std::int64_t>{10, 20, 20, 200});
+    // Range queries are not what a versioned store answers.
+    auto as_plain = [&] { f.driver.get_timestamped_key_value_store<str, str>("agg"); };
+    CHECK_THROWS(as_plain());
+}
+
+TEST_CASE("a cogroup aggregates onto a versioned store too") {
+    streams_builder b;
+    auto words = b.stream<str, str>("in").group_by_key();
+    auto more = b.stream<str, str>("more").group_by_key();
+    words.cogroup([](const str&, const str& w, const str& agg) { return agg + w; })
+        .cogroup(more, [](const str&, const str& w, const str& agg) { return agg + "|" + w; })
+        .aggregate([] { return str(); }, materialized<>::as(stores::in_memory_versioned_key_value_store("co", std::chrono::milliseconds(100))))
+        .to_stream()
+        .to("out");
+    fixture f(b.build());
+    f.in.pipe_input("a", "x", 10);
+    f.driver.create_input_topic<str, str>("more").pipe_input("a", "y", 20);
+    auto& store = f.driver.get_versioned_key_value_store<str, str>("co");
+    CHECK(store.get("a")->value == "x|y");
+    CHECK(store.get("a", 15)->value == "x");
+    CHECK(kvs(f.out<str>()) == std::vector<std::pair<str, str>>{{"a", "x"}, {"a", "x|y"}});
+}

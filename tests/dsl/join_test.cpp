@@ -4,11 +4,13 @@
 // and outer joins emit a record without partner null-padded only after its window closed.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <kstreams/dsl.hpp>
+#include <kstreams/state/window_stores.hpp>
 #include <kstreams/test/topology_test_driver.hpp>
 
 using namespace kstreams;
@@ -152,6 +154,67 @@ TEST_CASE("stream_joined names the processors and stores") {
     CHECK(d.find("Processor: j-outer-other-join") != str::npos);
     CHECK(d.find("s-left-shared-join-store") != str::npos);
     CHECK(d.find("Processor: j-merge") != str::npos);
+}
+
+TEST_CASE("stream_joined store suppliers hold the buffers; their changelogs, as every join buffer's, are cleanup.policy=delete") {
+    streams_builder b;
+    auto l = b.stream<str, str>("left");
+    auto r = b.stream<str, str>("right");
+    // In memory on this side: the outer join's shared store follows it (Kafka's OuterStreamJoinStoreFactory).
+    l.left_join(r, [](const str& a, const std::optional<str>& c) { return a + "+" + show(c); },
+                join_windows::of_time_difference_and_grace(10ms, 5ms),
+                stream_joined<>{}
+                    .with_this_store_supplier(stores::in_memory_window_store("mine", 25ms, 20ms, true))
+                    .with_other_store_supplier(stores::persistent_window_store("theirs", 25ms, 20ms, true))
+                    .with_logging_enabled({{"cleanup.policy", "compact"}, {"segment.ms", "1000"}}))
+        .to("out");
+    topology t = b.build();
+    std::map<str, const store_builder*> by_name;
+    for (const auto& s : t.model().stores) by_name[s.builder->name()] = s.builder.get();
+    REQUIRE(by_name.count("mine") == 1);
+    REQUIRE(by_name.count("theirs") == 1);
+    REQUIRE(by_name.count("mine-left-shared-join-store") == 1);
+    for (const str name : {"mine", "theirs"}) {
+        const auto& config = by_name[name]->logging().topic_config;
+        CHECK(config.at("cleanup.policy") == "delete");  // the user's "compact" overridden, as Kafka's
+        CHECK(config.at("segment.ms") == "1000");
+        CHECK(config.at("retention.ms") == std::to_string(25 + 24 * 60 * 60 * 1000));
+    }
+    test::topology_test_driver d(t);
+    CHECK_FALSE(d.get_state_store("mine").persistent());
+    CHECK(d.get_state_store("theirs").persistent());
+    CHECK_FALSE(d.get_state_store("mine-left-shared-join-store").persistent());
+    auto left = d.create_input_topic<str, str>("left");
+    auto right = d.create_input_topic<str, str>("right");
+    auto out = d.create_output_topic<str, str>("out");
+    left.pipe_input("a", "L1", 10);
+    right.pipe_input("a", "R1", 15);
+    const auto recs = out.read_records_to_list();
+    REQUIRE(recs.size() == 1);
+    CHECK(recs[0].value == "L1+R1");
+    // Without a supplier the join's own buffers are delete-only too.
+    topology plain = left_join(join_windows::of_time_difference_and_grace(10ms, 5ms));
+    for (const auto& s : plain.model().stores)
+        if (s.builder->name().ends_with("-this-join-store") || s.builder->name().ends_with("-other-join-store"))
+            CHECK(s.builder->logging().topic_config.at("cleanup.policy") == "delete");
+}
+
+TEST_CASE("stream_joined store suppliers Kafka refuses: duplicates not retained, other window settings, one name for both") {
+    auto join_with = [](auto sj) {
+        streams_builder b;
+        b.stream<str, str>("left").join(b.stream<str, str>("right"), [](const str& a, const str& c) { return a + c; },
+                                        join_windows::of_time_difference_and_grace(10ms, 5ms), sj);
+    };
+    CHECK_THROWS_WITH_AS(join_with(stream_joined<>{}.with_this_store_supplier(stores::in_memory_window_store("x", 25ms, 20ms, false))),
+                         doctest::Contains("must set retainDuplicates=true"), topology_error);
+    CHECK_THROWS_WITH_AS(join_with(stream_joined<>{}.with_other_store_supplier(stores::in_memory_window_store("x", 26ms, 20ms, true))),
+                         doctest::Contains("Window settings mismatch"), topology_error);
+    CHECK_THROWS_WITH_AS(join_with(stream_joined<>{}.with_other_store_supplier(stores::in_memory_window_store("x", 25ms, 21ms, true))),
+                         doctest::Contains("store supplier x"), topology_error);
+    CHECK_THROWS_WITH_AS(join_with(stream_joined<>{}
+                                       .with_this_store_supplier(stores::in_memory_window_store("x", 25ms, 20ms, true))
+                                       .with_other_store_supplier(stores::in_memory_window_store("x", 25ms, 20ms, true))),
+                         doctest::Contains("Both StoreSuppliers have the same name"), topology_error);
 }
 
 TEST_CASE("left join emits an unmatched record null-padded only after its window closed, with its own timestamp") {

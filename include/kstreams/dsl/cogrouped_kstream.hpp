@@ -166,13 +166,14 @@ public:
         auto info = std::make_shared<dsl_detail::table_info>();
         info->has_own_store = true;
         info->materialized = true;
+        info->versioned_store = m.versioned_supplier != nullptr;  // see aggregate_store.hpp
         // Joins read the table from the store the aggregation processors share.
         info->view = std::make_shared<const dsl_detail::table_view<K, VOut>>([store](dsl_detail::builder_state&) {
             return dsl_detail::value_getter_supplier<K, VOut>{
                 [store] { return std::unique_ptr<dsl_detail::value_getter<K, VOut>>(std::make_unique<dsl_detail::store_value_getter<K, VOut>>(store)); },
                 {store}};
         });
-        auto store_builder = dsl_detail::timestamped_store_builder<K, VOut>(*b_, store, m, ks, vs);
+        auto store_builder = dsl_detail::table_store_builder<K, VOut>(*b_, store, m, ks, vs);
         const std::size_t merge = build<K>(n, store, info, std::move(store_builder), {}, std::function<VOut()>(std::move(init)), {}, ks, {});
         return ktable<K, VOut>(b_, merge, ks, vs, m.store_name.empty() ? std::nullopt : std::optional<std::string>(store));
     }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -12,6 +13,8 @@
 #include <kstreams/dsl/serde_ref.hpp>
 
 namespace kstreams {
+
+class window_bytes_store_supplier;
 
 namespace dsl_detail {
 enum class join_kind { inner, left, outer };
@@ -71,19 +74,40 @@ struct stream_joined {
     /// RocksDB or memory; unset = the application's default.dsl.store (RocksDB unless configured
     /// in_memory), as Kafka's StreamJoined.
     std::optional<dsl_store_type> store_type{};
+    /// The window stores of this side's and the other side's records (Kafka's
+    /// withThisStoreSupplier / withOtherStoreSupplier); null = made by the join. A supplier must
+    /// retain duplicates, have the windows' size (before + after) and a retention of size + grace,
+    /// and the two must have different names, else the join throws topology_error. Its name names
+    /// the store; this side's also names the outer join's shared store and picks its kind (in
+    /// memory for an in-memory supplier, RocksDB for a RocksDB one).
+    std::shared_ptr<const window_bytes_store_supplier> this_store_supplier{};
+    std::shared_ptr<const window_bytes_store_supplier> other_store_supplier{};
 
     static stream_joined as(std::string store) { stream_joined s; s.store_name = std::move(store); return s; }
     template <class S>
     stream_joined<S, VS, OS> with_key_serde(S s) const {
-        return {std::move(s), value_serde, other_value_serde, name, store_name, logging, log_config, store_type};
+        return {std::move(s), value_serde, other_value_serde, name, store_name, logging, log_config, store_type,
+                this_store_supplier, other_store_supplier};
     }
     template <class S>
     stream_joined<KS, S, OS> with_value_serde(S s) const {
-        return {key_serde, std::move(s), other_value_serde, name, store_name, logging, log_config, store_type};
+        return {key_serde, std::move(s), other_value_serde, name, store_name, logging, log_config, store_type,
+                this_store_supplier, other_store_supplier};
     }
     template <class S>
     stream_joined<KS, VS, S> with_other_value_serde(S s) const {
-        return {key_serde, value_serde, std::move(s), name, store_name, logging, log_config, store_type};
+        return {key_serde, value_serde, std::move(s), name, store_name, logging, log_config, store_type,
+                this_store_supplier, other_store_supplier};
+    }
+    stream_joined with_this_store_supplier(std::shared_ptr<const window_bytes_store_supplier> s) const {
+        auto c = *this;
+        c.this_store_supplier = std::move(s);
+        return c;
+    }
+    stream_joined with_other_store_supplier(std::shared_ptr<const window_bytes_store_supplier> s) const {
+        auto c = *this;
+        c.other_store_supplier = std::move(s);
+        return c;
     }
     stream_joined with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
     stream_joined with_store_name(std::string n) const { auto c = *this; c.store_name = std::move(n); return c; }

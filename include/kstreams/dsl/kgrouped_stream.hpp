@@ -108,10 +108,12 @@ private:
         auto info = std::make_shared<dsl_detail::table_info>();
         info->has_own_store = true;
         info->materialized = true;
+        // Onto a versioned store (never cached), as Kafka allows: see aggregate_store.hpp.
+        info->versioned_store = m.versioned_supplier != nullptr;
         dsl_detail::graph_node g = dsl_detail::processor_node_of<K, V, K, change<Agg>, Node>(
             name, {node_}, store, std::shared_ptr<const dsl_detail::table_info>(info), args...);
         g.table = info;
-        g.stores.push_back(dsl_detail::timestamped_store_builder<K, Agg>(*b_, store, m, ks, as));
+        g.stores.push_back(dsl_detail::table_store_builder<K, Agg>(*b_, store, m, ks, as));
         const std::size_t i = add_aggregation(std::move(g), store, ks);
         return ktable<K, Agg>(b_, i, ks, as, m.store_name.empty() ? std::nullopt : std::optional<std::string>(store));
     }

@@ -12,6 +12,7 @@
 
 #include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
+#include <kstreams/dsl/detail/header_logged_stores.hpp>
 #include <kstreams/dsl/join_windows.hpp>
 #include <kstreams/dsl/kstream.hpp>
 #include <kstreams/dsl/ops/passthrough.hpp>
@@ -38,20 +39,36 @@ inline std::string suffixed_or_generated(builder_state& b, const std::string& us
     return user.empty() ? generated : user + std::string(suffix);
 }
 
+/// A side's buffer: the user's supplier (stream_joined::with_this/other_store_supplier) or one of
+/// the join's own, RocksDB or in memory.
 template <class K, class V>
 std::shared_ptr<const store_builder> join_window_store(const std::string& name, const join_windows& w,
+                                                       const std::shared_ptr<const window_bytes_store_supplier>& user,
                                                        const std::optional<dsl_store_type>& type, bool logging,
                                                        const std::map<std::string, std::string>& log_config,
                                                        serde_ref<K> ks, serde_ref<V> vs) {
+    if (user) return std::make_shared<join_window_store_builder<K, V>>(user, ks, vs, logging, log_config);
     const std::chrono::milliseconds retention(w.size_ms() + w.grace_ms()), size(w.size_ms());
     return kstreams::detail::dsl_store_of(type, [&](bool rocks_db) {
         auto supplier = rocks_db ? stores::persistent_window_store(name, retention, size, true)
                                  : stores::in_memory_window_store(name, retention, size, true);
-        auto b = std::make_shared<window_store_builder<K, V>>(std::move(supplier), ks, vs, false);
-        if (logging) b->with_logging_enabled(log_config);
-        else b->with_logging_disabled();
-        return std::shared_ptr<const store_builder>(std::move(b));
+        return std::shared_ptr<const store_builder>(
+            std::make_shared<join_window_store_builder<K, V>>(std::move(supplier), ks, vs, logging, log_config));
     });
+}
+
+/// Kafka's checks of a user's join store supplier (KStreamImplJoin.assertWindowSettings); the
+/// messages begin with Kafka's.
+inline void check_join_store_supplier(const window_bytes_store_supplier& s, const join_windows& w, const std::string& join) {
+    const std::string where = " (stream-stream join " + join + ", store supplier " + s.name() + ")";
+    if (!s.retain_duplicates())
+        throw topology_error("The StoreSupplier must set retainDuplicates=true, found retainDuplicates=false" + where);
+    if (s.retention_period() != w.size_ms() + w.grace_ms() || s.window_size() != w.size_ms())
+        throw topology_error("Window settings mismatch. The store supplier's window size " + std::to_string(s.window_size()) +
+                             " ms and retention " + std::to_string(s.retention_period()) +
+                             " ms must be the join windows' size " + std::to_string(w.size_ms()) +
+                             " ms (before + after) and size + grace " + std::to_string(w.size_ms() + w.grace_ms()) +
+                             " ms" + where);
 }
 
 }  // namespace dsl_detail
@@ -93,23 +110,40 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
     const std::string other_join = sj.name.empty() ? other_generated : sj.name + other_suffix;
     const std::string merge = dsl_detail::suffixed_or_generated(b, sj.name, "-merge", dsl_detail::names::merge);
 
-    const std::string this_store = (sj.store_name.empty() ? this_generated : sj.store_name + this_suffix) + "-store";
-    const std::string other_store = (sj.store_name.empty() ? other_generated : sj.store_name + other_suffix) + "-store";
+    // The user's store suppliers, checked as Kafka's KStreamImplJoin; they name their stores.
+    if (sj.this_store_supplier && sj.other_store_supplier && sj.this_store_supplier->name() == sj.other_store_supplier->name())
+        throw topology_error("Both StoreSuppliers have the same name.  StoreSuppliers must provide unique names (stream-stream join " +
+                             this_join + ", store " + sj.this_store_supplier->name() + ")");
+    if (sj.this_store_supplier) dsl_detail::check_join_store_supplier(*sj.this_store_supplier, w, this_join);
+    if (sj.other_store_supplier) dsl_detail::check_join_store_supplier(*sj.other_store_supplier, w, this_join);
+    const std::string this_store = sj.this_store_supplier ? sj.this_store_supplier->name()
+                                   : (sj.store_name.empty() ? this_generated : sj.store_name + this_suffix) + "-store";
+    const std::string other_store = sj.other_store_supplier ? sj.other_store_supplier->name()
+                                    : (sj.store_name.empty() ? other_generated : sj.store_name + other_suffix) + "-store";
     std::string outer_store;
+    // The shared store's kind: the join's store type, else that of this side's supplier when it is
+    // one of stores:: (Kafka: in memory or RocksDB), else the default.
+    std::optional<dsl_store_type> outer_type = sj.store_type;
     if (left_outer) {
         const std::string shared_suffix = right_outer ? "-outer-shared-join" : "-left-shared-join";
         const std::size_t prefix_len = (right_outer ? dsl_detail::outer_this_name : dsl_detail::join_this_name).size();
-        outer_store = (sj.store_name.empty() ? std::string(dsl_detail::outer_shared_name) + this_generated.substr(prefix_len)
-                                             : sj.store_name + shared_suffix) + "-store";
+        if (sj.this_store_supplier && !sj.this_store_supplier->name().empty())
+            outer_store = sj.this_store_supplier->name() + shared_suffix + "-store";
+        else
+            outer_store = (sj.store_name.empty() ? std::string(dsl_detail::outer_shared_name) + this_generated.substr(prefix_len)
+                                                 : sj.store_name + shared_suffix) + "-store";
+        if (!outer_type && sj.this_store_supplier) outer_type = kstreams::detail::window_supplier_kind(*sj.this_store_supplier);
     }
 
     dsl_detail::graph_node tw = dsl_detail::processor_node_of<K, V, K, V, dsl_detail::join_window_node<K, V>>(this_windowed, {this_node}, this_store);
-    tw.stores.push_back(dsl_detail::join_window_store<K, V>(this_store, w, sj.store_type, sj.logging, sj.log_config, ks, vs));
+    tw.stores.push_back(dsl_detail::join_window_store<K, V>(this_store, w, sj.this_store_supplier, sj.store_type, sj.logging,
+                                                            sj.log_config, ks, vs));
     // Kafka labels the join node, a child of both sides: both sides' repartitions keep null keys.
     tw.null_key_relaxed_join = left_outer;
     const std::size_t tw_i = b.add(std::move(tw));
     dsl_detail::graph_node ow = dsl_detail::processor_node_of<K, V2, K, V2, dsl_detail::join_window_node<K, V2>>(other_windowed, {other_node}, other_store);
-    ow.stores.push_back(dsl_detail::join_window_store<K, V2>(other_store, w, sj.store_type, sj.logging, sj.log_config, ks, os));
+    ow.stores.push_back(dsl_detail::join_window_store<K, V2>(other_store, w, sj.other_store_supplier, sj.store_type, sj.logging,
+                                                             sj.log_config, ks, os));
     ow.null_key_relaxed_join = left_outer;
     const std::size_t ow_i = b.add(std::move(ow));
 
@@ -135,7 +169,7 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
         this_join, {tw_i}, this_spec, codec, fn_t{joiner});
     tj.connected_stores = {other_store};
     if (left_outer) {
-        tj.stores.push_back(kstreams::detail::dsl_store_of(sj.store_type, [&](bool rocks_db) {
+        tj.stores.push_back(kstreams::detail::dsl_store_of(outer_type, [&](bool rocks_db) {
             auto ob = std::make_shared<key_value_store_builder<std::string, std::string>>(stores::key_value_store_builder<std::string, std::string>(
                 rocks_db ? stores::persistent_key_value_store(outer_store) : stores::in_memory_key_value_store(outer_store)));
             ob->with_caching_disabled();

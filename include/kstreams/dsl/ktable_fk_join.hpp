@@ -25,6 +25,7 @@
 #include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/dsl/detail/fk_join_wire.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
+#include <kstreams/dsl/detail/header_logged_stores.hpp>
 #include <kstreams/dsl/detail/value_getter.hpp>
 #include <kstreams/dsl/kstream_join.hpp>
 #include <kstreams/dsl/ktable.hpp>
@@ -134,7 +135,7 @@ auto ktable<K, V>::do_fk_join(const ktable<KO, VO>& other, Fk foreign_key, F joi
             d::suffixed_or_generated(b, n, "-subscription-registration-processor", d::fk_names::registration);
         const std::size_t send_i = b.add(
             d::processor_node_of<K, change<V>, KO, d::subscription_wrapper, d::subscription_send_node<K, V, KO, Fk>>(
-                send_name, {node_}, std::move(foreign_key), Left, ks, vs, fks));
+                send_name, {node_}, std::move(foreign_key), Left, ks, vs, fks, d::output_versioned(b, node_)));
 
         std::string sub_sink = d::suffixed_or_generated(b, n, "-subscription-registration-sink", d::fk_names::sink);
         std::string sub_source = d::suffixed_or_generated(b, n, "-subscription-registration-source", d::fk_names::source);
@@ -151,19 +152,12 @@ auto ktable<K, V>::do_fk_join(const ktable<KO, VO>& other, Fk foreign_key, F joi
         const std::string receive = d::suffixed_or_generated(b, n, "-subscription-receive", d::fk_names::processor);
         d::graph_node recv = d::processor_node_of<KO, d::subscription_wrapper, KO, d::subscription_wrapper, d::subscription_receive_node<KO>>(
             receive, {sub_src}, store, fks);
-        {
-            // Kafka's SubscriptionStoreFactory: the default store kind (default.dsl.store), logged,
-            // never cached.
-            recv.stores.push_back(kstreams::detail::dsl_store_of(std::nullopt, [&](bool rocks_db) {
-                auto sb = std::make_shared<key_value_store_builder<std::string, value_and_timestamp<d::subscription_wrapper>>>(
-                    stores::timestamped_key_value_store_builder<std::string, d::subscription_wrapper>(
-                        rocks_db ? stores::persistent_timestamped_key_value_store(store) : stores::in_memory_key_value_store(store),
-                        serde<std::string>{}, d::subscription_wrapper_serde{}));
-                sb->with_caching_disabled();
-                sb->with_logging_enabled();
-                return std::shared_ptr<const store_builder>(std::move(sb));
-            }));
-        }
+        // Kafka's SubscriptionStoreFactory: the default store kind (default.dsl.store), logged with
+        // headers, never cached.
+        recv.stores.push_back(kstreams::detail::dsl_store_of(std::nullopt, [&](bool rocks_db) {
+            return std::shared_ptr<const store_builder>(std::make_shared<d::subscription_store_builder>(
+                rocks_db ? stores::persistent_timestamped_key_value_store(store) : stores::in_memory_key_value_store(store)));
+        }));
         const std::size_t recv_i = b.add(std::move(recv));
 
         d::value_getter_supplier<KO, VO> right = d::value_getter_of<KO, VO>(b, other.node_);
@@ -176,7 +170,7 @@ auto ktable<K, V>::do_fk_join(const ktable<KO, VO>& other, Fk foreign_key, F joi
 
         const std::string foreign_join = d::suffixed_or_generated(b, n, "-foreign-join-subscription", d::fk_names::processor);
         d::graph_node fj = d::processor_node_of<KO, change<VO>, std::string, d::subscription_response, d::foreign_table_join_node<KO, VO>>(
-            foreign_join, {other.node_}, store, fks, vos);
+            foreign_join, {other.node_}, store, fks, vos, d::output_versioned(b, other.node_));
         fj.connected_stores = {store};
         const std::size_t fj_i = b.add(std::move(fj));
 

@@ -102,6 +102,7 @@ public:
             table, {src}, store, std::shared_ptr<const dsl_detail::table_info>(info), svs);
         g.global = true;
         g.connected_stores = {store};
+        g.table_source_topic = b_->at(src).topics.front();  // restored raw from it
         g.stores.push_back(dsl_detail::timestamped_store_builder<K, V>(
             *b_, store, m.with_caching_disabled().with_logging_disabled(), sks, svs));
         b_->add(std::move(g));
@@ -110,6 +111,42 @@ public:
     template <class K, class V, class MKS, class MVS>
     global_ktable<K, V> global_table(std::string topic, materialized<MKS, MVS> m) {
         return global_table<K, V>(std::move(topic), consumed<>{}, std::move(m));
+    }
+
+    /// A global store whose records a processor of the user's writes (Kafka's
+    /// StreamsBuilder.addGlobalStore): every instance runs `supplier`'s processor over every record
+    /// of all partitions of `topic`, to fill the store before processing starts (Kafka 4.x's
+    /// reprocessOnRestore: a restore runs the processor too) and then as the topic grows; any
+    /// processor may read the store. The store's changelog is turned off (the topic is its
+    /// changelog). The source is named `<consumed name>-source` or KSTREAM-SOURCE-n, the
+    /// processor the consumed name or KTABLE-SOURCE-n, as Kafka's.
+    template <class K, class V, class B, class Supplier, class KS = no_serde, class VS = no_serde>
+        requires std::derived_from<B, store_builder> && processor_type<typename std::invoke_result_t<Supplier&>::element_type>
+    streams_builder& add_global_store(B builder, std::string topic, consumed<KS, VS> c, Supplier supplier) {
+        using P = typename std::invoke_result_t<Supplier&>::element_type;
+        static_assert(std::is_same_v<typename P::key_in, K> && std::is_same_v<typename P::value_in, V>,
+                      "kstreams: add_global_store: the processor must take the records of the topic (K, V)");
+        builder.with_logging_disabled();
+        serde_ref<K> ks = dsl_detail::pick_serde<K>(c.key_serde, {});
+        serde_ref<V> vs = dsl_detail::pick_serde<V>(c.value_serde, {});
+        const std::string source = b_->name_or_generate(c.name.empty() ? c.name : c.name + "-source", dsl_detail::names::source);
+        const std::string name = b_->name_or_generate(c.name, dsl_detail::names::table_source);
+        const std::size_t src = add_source_node<K, V>(source, {std::move(topic)}, std::nullopt, c, ks, vs);
+        b_->at(src).global = true;
+        dsl_detail::graph_node g;
+        g.kind = kstreams::detail::node_kind::processor;
+        g.name = name;
+        g.parents = {src};
+        g.in_type = typeid(record<K, V>);
+        g.out_type = typeid(record<typename P::key_out, typename P::value_out>);
+        g.global = true;
+        g.connected_stores = {builder.name()};
+        g.stores.push_back(std::make_shared<B>(std::move(builder)));
+        g.make = [name, supplier = std::move(supplier)]() mutable -> std::unique_ptr<kstreams::detail::node> {
+            return std::make_unique<kstreams::detail::processor_node<P>>(name, supplier());
+        };
+        b_->add(std::move(g));
+        return *this;
     }
 
     /// A store for process() / process_values() (they name it in their `stores` argument).

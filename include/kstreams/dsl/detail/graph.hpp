@@ -116,7 +116,8 @@ struct graph_node {
     bool value_changing = false;  ///< map_values, flat_map_values, process_values
     bool merge = false;           ///< merge()
     /// A table()'s KTABLE-SOURCE: its topic, and its store without a changelog, used instead when
-    /// reuse.ktable.source.topics makes the topic the store's changelog.
+    /// reuse.ktable.source.topics makes the topic the store's changelog. A global_table()'s: its
+    /// topic, from which its global store is restored raw (add_global_store's run their processor).
     std::string table_source_topic;
     std::shared_ptr<const store_builder> unlogged_store;
     /// A stream-stream join's merge node, when both sides are one stream.

@@ -37,6 +37,8 @@ namespace fk_metric {
 inline constexpr std::string_view null_foreign_key = "dropped-records.null-foreign-key";
 /// A response for a left value that has changed since (its hash differs).
 inline constexpr std::string_view stale_response = "dropped-records.stale-response";
+/// An out-of-order update (not the key's latest) of a versioned table on either side.
+inline constexpr std::string_view out_of_order = "dropped-records.out-of-order";
 }  // namespace fk_metric
 
 /// The subscription store: serialized combined key -> subscription and its timestamp.
@@ -67,11 +69,19 @@ std::optional<KO> extract_foreign_key(Fk& fk, const K& key, const V& value, cons
 template <class K, class V, class KO, class Fk>
 class subscription_send_node final : public kstreams::detail::node {
 public:
-    subscription_send_node(std::string name, Fk fk, bool left_join, serde_ref<K> ks, serde_ref<V> vs, serde_ref<KO> fks)
-        : node(std::move(name)), fk_(std::move(fk)), left_(left_join), ks_(std::move(ks)), vs_(std::move(vs)), fks_(std::move(fks)) {}
+    /// `versioned`: the left table is versioned, whose out-of-order updates are dropped.
+    subscription_send_node(std::string name, Fk fk, bool left_join, serde_ref<K> ks, serde_ref<V> vs, serde_ref<KO> fks,
+                           bool versioned = false)
+        : node(std::move(name)), fk_(std::move(fk)), left_(left_join), ks_(std::move(ks)), vs_(std::move(vs)),
+          fks_(std::move(fks)), versioned_(versioned) {}
 
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, change<V>>*>(p);
+        // As Kafka's: an older version of a row must not move its subscription.
+        if (versioned_ && !r.value.is_latest) {
+            ctx_->record_dropped(fk_metric::out_of_order, *this);
+            return;
+        }
         const std::optional<V>& ov = r.value.old_value;
         const std::optional<V>& nv = r.value.new_value;
         hash_.reset();
@@ -132,6 +142,7 @@ private:
     serde_ref<K> ks_;
     serde_ref<V> vs_;
     serde_ref<KO> fks_;
+    bool versioned_;
     std::string pk_;
     std::optional<value_hash> hash_;
     bool hashed_ = false;
@@ -253,8 +264,10 @@ private:
 template <class KO, class VO>
 class foreign_table_join_node final : public kstreams::detail::node {
 public:
-    foreign_table_join_node(std::string name, std::string store, serde_ref<KO> fks, serde_ref<VO> vos)
-        : node(std::move(name)), store_name_(std::move(store)), fks_(std::move(fks)), vos_(std::move(vos)) {}
+    /// `versioned`: the right table is versioned, whose out-of-order updates are dropped.
+    foreign_table_join_node(std::string name, std::string store, serde_ref<KO> fks, serde_ref<VO> vos, bool versioned = false)
+        : node(std::move(name)), store_name_(std::move(store)), fks_(std::move(fks)), vos_(std::move(vos)),
+          versioned_(versioned) {}
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
         store_ = &timestamped_store<std::string, subscription_wrapper>(ctx, store_name_, *this);
@@ -263,6 +276,10 @@ public:
         const auto& r = *static_cast<const record<KO, change<VO>>*>(p);
         if (has_null_key(r)) {
             ctx_->record_dropped(metric::dropped_null_key, *this);
+            return;
+        }
+        if (versioned_ && !r.value.is_latest) {
+            ctx_->record_dropped(fk_metric::out_of_order, *this);
             return;
         }
         std::string fk_bytes, prefix;
@@ -284,6 +301,7 @@ private:
     std::string store_name_;
     serde_ref<KO> fks_;
     serde_ref<VO> vos_;
+    bool versioned_;
     subscription_store* store_ = nullptr;
 };
 

@@ -15,6 +15,7 @@
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/detail/aggregate_store.hpp>
 #include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/store_access.hpp>
 #include <kstreams/dsl/ops/timestamped_forwarder.hpp>
@@ -30,7 +31,7 @@ public:
 
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
-        store_ = &timestamped_store<K, Agg>(ctx, store_name_, *this);
+        store_ = &aggregate_store<K, Agg>(ctx, store_name_, *this, versioned_view_);
         send_old_ = info_->send_old_values;
         forwarder_.init(*this, *store_, send_old_);
     }
@@ -47,6 +48,7 @@ public:
         // A null result deletes the row (the next value starts from initial() again).
         if (next) store_->put(r.key, {*next, ts});
         else store_->erase(r.key);
+        if (last_write_dropped(versioned_view_)) return;  // older than the versioned store's history
         record<K, change<Agg>> out{r.key, {std::move(next), std::nullopt}, ts, r.headers};
         if (send_old_) out.value.old_value = std::move(base);
         forwarder_.maybe_forward(out);
@@ -57,6 +59,7 @@ private:
     std::shared_ptr<const table_info> info_;
     Fold fold_;
     timestamped_key_value_store<K, Agg>* store_ = nullptr;
+    std::unique_ptr<timestamped_key_value_store<K, Agg>> versioned_view_;  ///< over a versioned store
     bool send_old_ = false;
     timestamped_forwarder<K, Agg> forwarder_;
 };

@@ -15,6 +15,7 @@
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
+#include <kstreams/dsl/detail/aggregate_store.hpp>
 #include <kstreams/dsl/ops/aggregate_fold.hpp>
 #include <kstreams/dsl/ops/store_access.hpp>
 #include <kstreams/dsl/ops/timestamped_forwarder.hpp>
@@ -32,7 +33,7 @@ public:
 
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
-        store_ = &timestamped_store<K, Agg>(ctx, store_name_, *this);
+        store_ = &aggregate_store<K, Agg>(ctx, store_name_, *this, versioned_view_);
         send_old_ = info_->send_old_values;
         forwarder_.init(*this, *store_, send_old_);
     }
@@ -56,6 +57,7 @@ public:
         }
         if (agg) store_->put(r.key, {*agg, ts});
         else store_->remove(r.key);
+        if (last_write_dropped(versioned_view_)) return;  // older than the versioned store's history
         record<K, change<Agg>> out{r.key, {std::move(agg), std::nullopt}, ts, r.headers};
         if (send_old_ && old) out.value.old_value = old->value;
         forwarder_.maybe_forward(out);
@@ -67,6 +69,7 @@ private:
     Fold fold_;
     Subtract subtract_;
     timestamped_key_value_store<K, Agg>* store_ = nullptr;
+    std::unique_ptr<timestamped_key_value_store<K, Agg>> versioned_view_;  ///< over a versioned store
     bool send_old_ = false;
     timestamped_forwarder<K, Agg> forwarder_;
 };

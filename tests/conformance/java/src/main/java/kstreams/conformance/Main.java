@@ -356,6 +356,7 @@ public final class Main {
         ApiScenarios.register(SCENARIOS);
         Hunt10Scenarios.register(SCENARIOS);
         Hunt11Scenarios.register(SCENARIOS);
+        JoinD12Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
