@@ -206,7 +206,7 @@ topology builder_state::build(const optimizations& opt) const {
                 // A global table's store is its topic's rows as they are: restored raw from it,
                 // where add_global_store's (no table_source_topic) are restored through their
                 // update processor.
-                t.mutable_model().stores.back().source_topic_changelog = g.table_source_topic;
+                topology_writer::use_source_topic_as_changelog(t, b->name(), g.table_source_topic);
             } else if (reuse_source) {
                 // Kafka's TableSourceNode with reuseSourceTopicForChangeLog: no changelog of its
                 // own; the source topic is restored from.
