@@ -631,14 +631,7 @@ namespace kstreams::detail {
 
 // ---- async processors -------------------------------------------------------------------------
 
-async_host* stream_task::async() {
-    // A record in flight at a commit may already have sent results into the transaction while its
-    // input offset is not committed: after a crash they would be written twice.
-    if (env_.exactly_once)
-        throw streams_error("task " + id_.to_string() +
-                            ": async processors do not run under processing.guarantee=exactly_once_v2 yet");
-    return this;
-}
+async_host* stream_task::async() { return this; }
 
 boost::asio::any_io_executor stream_task::executor() {
     if (!env_.executor) throw streams_error("task " + id_.to_string() + ": this runner has no executor for async processors");

@@ -214,7 +214,7 @@ public:
     void discard_checkpoint(std::string_view store_name) override;
 
     // async_host: records in flight in async processors
-    /// Throws under exactly-once: async processors do not run there yet.
+    /// Under exactly-once a commit waits for the records in flight (stream_thread).
     async_host* async() override;
     boost::asio::any_io_executor executor() override;
     void* begin_async() override;

@@ -96,6 +96,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     bool failed = false;
     bool armed = false;       ///< an fd wait is pending
     bool rebalancing = false;  ///< told the app; ends once the assigned tasks are restored
+    bool commit_waits = false;  ///< an exactly-once commit waits for the records in flight in async processors
     bool consumer_unclosed = false;  ///< its close did not finish within the close's time
     bool closing = false;      ///< the consumer is closing: rebalances are applied in the callback
     struct pending_change {
@@ -362,7 +363,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             tasks->hold_processing(true);
             return true;
         }
-        tasks->hold_processing(false);
+        tasks->hold_processing(commit_waits);
         return false;
     }
 
@@ -721,10 +722,23 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             std::optional<std::int64_t> idle_until;
             progressed = take_turn_results(idle_until) || progressed;
             if (!paused) start_turns();
-            const bool committing = tasks->commit_due();
+            bool committing = tasks->commit_due();
+            if (committing && collector->transactional() && tasks->async_in_flight() > 0) {
+                // Exactly-once: a record in flight in an async processor may have sent part of its
+                // results into the open transaction, which must commit with its input offset: the
+                // commit waits for it, the tasks taking no new records (a completion wakes the loop).
+                commit_waits = true;
+                tasks->hold_processing(true);
+                committing = false;
+            }
             if (committing) {
                 started = std::chrono::steady_clock::now();
                 co_await commit();
+                if (commit_waits) {
+                    commit_waits = false;
+                    if (pending.empty()) tasks->hold_processing(false);
+                    else front_waits();  // a revocation may still wait for records in flight
+                }
                 commit_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
             }
             if (committing || !progressed || now_ms() - last_publish >= 10) publish_metrics();
