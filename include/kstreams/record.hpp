@@ -72,6 +72,9 @@ private:
 struct record_context {
     std::int64_t timestamp = 0;
     const headers* hdrs = nullptr;  ///< null: no headers
+    /// A sink sent the record in this context: as Kafka's (ProcessorRecordContext.freeRawRecord),
+    /// the source record's raw bytes are gone for the error handlers of what follows in it.
+    bool raw_released = false;
 };
 
 /// Where the record being processed came from. Absent for records forwarded by a punctuation.

@@ -148,8 +148,7 @@ bool kafka_collector::handle_production_error(const failed_record& record, const
     error_handler_context ctx;
     ctx.processor_node_id = sink;
     ctx.timestamp = record.timestamp;
-    ctx.source_raw_key = record.key;
-    ctx.source_raw_value = record.value;
+    // No source raw bytes: as Kafka's, they are released once a sink's record is serialized.
     handler_response response;
     try {
         response = handler_(ctx, record, std::make_exception_ptr(streams_error(what)));

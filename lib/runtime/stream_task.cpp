@@ -61,6 +61,24 @@ private:
     std::vector<std::pair<const std::string*, e2e_latency_recorder>> sinks_;
 };
 
+/// Forwards every send; first marks the current record context's raw bytes released (Kafka's
+/// RecordCollectorImpl frees them once a sink's record is serialized, before it is sent).
+class stream_task::raw_releasing_collector final : public record_collector {
+public:
+    raw_releasing_collector(record_collector& next, record_context& current) : next_(next), current_(current) {}
+    void send(std::string_view topic, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
+              std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
+              std::string_view sink_node) override {
+        current_.raw_released = true;
+        next_.send(topic, partition, key, value, timestamp, hdrs, sink_node);
+    }
+    std::int32_t partition_count(std::string_view topic) override { return next_.partition_count(topic); }
+
+private:
+    record_collector& next_;
+    record_context& current_;
+};
+
 namespace {
 
 std::string internal_name(const task_environment& env, const std::string& topic) {
@@ -388,6 +406,10 @@ error_handler_context stream_task::node_error_context(const node& where) const {
             if (stored_raw_->value) ctx.source_raw_value = *stored_raw_->value;
         }
     }
+    if (current_record_.raw_released) {
+        ctx.source_raw_key.reset();
+        ctx.source_raw_value.reset();
+    }
     return ctx;
 }
 
@@ -435,8 +457,11 @@ std::string stream_task::where() const {
 }
 
 record_collector& stream_task::collector() {
-    if (sink_latency_) return *sink_latency_;
-    return *env_.collector;
+    record_collector& out = sink_latency_ ? static_cast<record_collector&>(*sink_latency_) : *env_.collector;
+    // Only error handlers read raw bytes: without them nothing needs to know they were released.
+    if (!keep_raw_) return out;
+    if (!raw_releasing_) raw_releasing_ = std::make_unique<raw_releasing_collector>(out, current_record_);
+    return *raw_releasing_;
 }
 
 void stream_task::flush() {
@@ -594,7 +619,9 @@ state::stored_metadata stream_task::current_stored_metadata() {
         last_stored_topic_ = &*it;
     }
     std::shared_ptr<const state::raw_bytes> raw;
-    if (stored_override_) {
+    if (current_record_.raw_released) {
+        // A sink sent the record in this context: the entry keeps no raw bytes (Kafka's).
+    } else if (stored_override_) {
         raw = stored_raw_;
     } else if (keep_raw_ && raw_) {
         if (!raw_copy_) {

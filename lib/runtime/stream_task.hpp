@@ -314,6 +314,8 @@ private:
     /// with the wall clock of the current turn (or of the last flush).
     std::vector<std::pair<const node*, e2e_latency_recorder>> source_latency_;
     class sink_latency_collector;
+    class raw_releasing_collector;
+    std::unique_ptr<raw_releasing_collector> raw_releasing_;  ///< sinks' collector when raw bytes are kept
     std::unique_ptr<sink_latency_collector> sink_latency_;
     std::int64_t turn_now_ms_ = 0;
     // Each source's definition, scanned per record by extract_timestamp: a task has a handful of

@@ -81,7 +81,10 @@ protected:
 
 private:
     struct context_scope {
+        // Each forward's context is a copy of the current one (Kafka's): raw bytes released before
+        // stay released in it, and what a sink releases in it is back once the forward returns.
         context_scope(task_context& ctx, record_context rc) : ctx_(ctx), saved_(ctx.current_record_) {
+            rc.raw_released = saved_.raw_released;
             ctx.current_record_ = rc;
         }
         ~context_scope() { ctx_.current_record_ = saved_; }

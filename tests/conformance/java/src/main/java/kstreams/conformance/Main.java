@@ -357,6 +357,7 @@ public final class Main {
         Hunt10Scenarios.register(SCENARIOS);
         Hunt11Scenarios.register(SCENARIOS);
         JoinD12Scenarios.register(SCENARIOS);
+        Lead13Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
