@@ -114,6 +114,7 @@ void kafka_collector::delivered(const rd_kafka_message_t* msg) {
                                        message_value(msg), message_timestamp(msg)};
             if (handle_production_error(record, what, {})) {
                 ++dropped_;
+                if (transactional_ && continued_in_transaction_.empty()) continued_in_transaction_ = what;
                 KSTREAMS_LOG(warn, what + "; dropped (production.exception.handler: continue)");
             } else if (failure_.empty()) {
                 failure_ = what;
@@ -124,6 +125,7 @@ void kafka_collector::delivered(const rd_kafka_message_t* msg) {
             if (failure_.empty()) failure_ = what;
         } else {
             ++dropped_;
+            if (transactional_ && continued_in_transaction_.empty()) continued_in_transaction_ = what;
             KSTREAMS_LOG(warn, what + "; dropped (log-and-continue)");
         }
         return;
@@ -252,8 +254,19 @@ void kafka_collector::transaction_failed(rd_kafka_error_t* error, const char* wh
     const bool must_abort = rd_kafka_error_txn_requires_abort(error);
     const bool fatal = rd_kafka_error_is_fatal(error);
     rd_kafka_error_destroy(error);
+    std::string continued;
+    {
+        std::lock_guard served(mutex_);
+        continued = std::exchange(continued_in_transaction_, {});
+    }
     if (must_abort) abort_quietly(deadline);
     in_transaction_.store(false, std::memory_order_release);
+    // A record let go by the handler made the transaction abortable: processing it again would
+    // fail the same way, so the thread stops (Kafka's StreamsException at the commit).
+    if (!fatal && !continued.empty())
+        throw streams_error(std::string("could not ") + what + ": " + reason + "; under exactly_once_v2 a record " +
+                            "the production exception handler let go still aborts the transaction (" + continued +
+                            ")");
     throw detail::task_migrated_error(std::string("could not ") + what + ": " + reason +
                                       (fatal ? " (the producer is fenced)" : " (the transaction is aborted)"));
 }
@@ -321,6 +334,8 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
         transaction_failed(e, "commit the transaction", deadline);
     }
     in_transaction_.store(false, std::memory_order_release);
+    std::lock_guard served(mutex_);
+    continued_in_transaction_.clear();
 }
 
 void kafka_collector::abort_transaction(std::chrono::milliseconds timeout) {
@@ -344,6 +359,7 @@ void kafka_collector::abort_transaction(std::chrono::milliseconds timeout) {
     while (rd_kafka_poll(producer_.get(), 0) > 0) {
     }
     transaction_failure_.clear();
+    continued_in_transaction_.clear();
 }
 
 void kafka_collector::poll() {

@@ -121,6 +121,9 @@ private:
     std::uint64_t dropped_ = 0;        ///< failed deliveries dropped under log-and-continue
     /// A delivery failed in a way that dooms the open transaction (fenced, timed out, aborted).
     std::string transaction_failure_;
+    /// A delivery failed in the open transaction and was let go (continue): the transaction must
+    /// abort all the same, and its commit failing then stops the thread, as Kafka's.
+    std::string continued_in_transaction_;
 
     bool transactional_ = false;
     std::mutex transaction_mutex_;  ///< begin, commit and abort

@@ -1,9 +1,11 @@
 // The client's edges on the real broker: close(timeout) bounds the producer's flush; a fatal
 // thread error goes RUNNING -> PENDING_ERROR -> ERROR; records skipped by log-and-continue are not
 // counted as processed; a missing sink topic fails the start; a tombstone is never mapped into a
-// real value by a function taking a plain value type.
+// real value by a function taking a plain value type; under exactly_once_v2 a record the broker
+// refuses, let go by the production handler, stops the thread instead of looping.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -152,4 +154,36 @@ TEST_CASE("a tombstone meeting map_values with a plain value type is dropped and
     CHECK_THROWS(maps.read(1, 2s));  // nothing more (before the fix: "!" for b)
     CHECK(app.metrics().value("dropped-records.null-value-plain-type") == 1);
     CHECK(app.close(60s));
+}
+
+TEST_CASE("exactly_once_v2: a record the broker refuses, let go by the production handler, still aborts the transaction "
+          "and the thread stops (no endless retry)") {
+    const auto in = test::unique("eos-refused-in"), out = test::unique("eos-refused-out");
+    {
+        kafka::topic_admin admin({{"bootstrap.servers", test::broker()}, {"log_level", "3"}}, 30s, nullptr);
+        admin.create_topics({{in, 1, 1, {}}, {out, 1, 1, {{"max.message.bytes", "1000"}}}});
+    }
+    streams_builder b;
+    b.stream<str, str>(in).to(out);
+    auto config = test::broker_config(test::unique("eos-refused"), test::temp_state_dir("eos-refused"));
+    config.guarantee = processing_guarantee::exactly_once_v2;
+    std::atomic<int> let_go{0};
+    config.errors.production = [&](const error_handler_context&, const failed_record&, std::exception_ptr) {
+        ++let_go;
+        return handler_response::resume();
+    };
+    kafka_streams app(b.build(), config);
+    app.start();
+    test::topic_writer writer(test::broker());
+    writer.send(in, str("big"), str(3000, 'x'));  // the producer sends it; the topic refuses it
+    writer.send(in, str("small"), str("ok"));
+    writer.flush();
+    // Before: the aborted transaction sent the task back to its last commit, the big record
+    // failed again, for ever. Kafka's commit fails with a StreamsException instead.
+    REQUIRE(eventually([&] { return app.state() == streams_state::error; }, 60s));
+    CHECK(let_go.load() >= 1);
+    CHECK_THROWS_WITH_AS(std::rethrow_exception(app.error()), doctest::Contains("let go still aborts the transaction"),
+                         streams_error);
+    test::topic_reader reader(test::broker(), {out}, {{"isolation.level", "read_committed"}});
+    CHECK(reader.read_until_quiet(2s).empty());  // nothing of the aborted transaction
 }
