@@ -124,14 +124,14 @@ void read_all(const std::string& bootstrap, const std::string& topic, std::int32
 
 /// How far an app has processed a partition, from its committed offset. Recovery by recomputation
 /// (hopping_recompute) commits no further than its open windows, so there the commit's metadata
-/// ("kstreams-recompute:1:<processed>;...") says how far the task processed.
+/// ("kstreams-recompute:<version>:<processed>;...", versions 1 and 2) says how far the task processed.
 std::int64_t processed_offset(const std::string& kind, const rd_kafka_topic_partition_t& committed) {
-    constexpr std::string_view magic = "kstreams-recompute:1:";
-    if (kind != "hopping_recompute" || !committed.metadata || committed.metadata_size <= magic.size())
+    constexpr std::string_view magic = "kstreams-recompute:";
+    if (kind != "hopping_recompute" || !committed.metadata || committed.metadata_size <= magic.size() + 2)
         return committed.offset;
     const std::string_view metadata(static_cast<const char*>(committed.metadata), committed.metadata_size);
-    if (!metadata.starts_with(magic)) return committed.offset;
-    return std::max<std::int64_t>(committed.offset, std::atoll(std::string(metadata.substr(magic.size())).c_str()));
+    if (!metadata.starts_with(magic) || metadata.substr(magic.size() + 1, 1) != ":") return committed.offset;
+    return std::max<std::int64_t>(committed.offset, std::atoll(std::string(metadata.substr(magic.size() + 2)).c_str()));
 }
 
 /// Sum of the latest count per key of the stateful app's output, and how many keys it has.

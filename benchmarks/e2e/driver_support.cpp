@@ -51,8 +51,17 @@ void warm_group_coordinator(const std::string& bootstrap, const std::string& top
     auto warm = consumer(bootstrap, "e2e-warmup");
     kafka::tpl_ptr offsets = kafka::make_tpl();
     rd_kafka_topic_partition_list_add(offsets.get(), topic.c_str(), 0)->offset = 0;
-    if (rd_kafka_resp_err_t err = rd_kafka_commit(warm.get(), offsets.get(), 0))
-        die(std::string("warming up the group coordinator: ") + rd_kafka_err2str(err));
+    // The coordinator may still be loading (or moving) while the offsets topic is created: retried.
+    const auto deadline = std::chrono::steady_clock::now() + 120s;
+    for (;;) {
+        const rd_kafka_resp_err_t err = rd_kafka_commit(warm.get(), offsets.get(), 0);
+        if (!err) return;
+        const bool retriable = err == RD_KAFKA_RESP_ERR_NOT_COORDINATOR || err == RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS ||
+                               err == RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE || err == RD_KAFKA_RESP_ERR__TIMED_OUT;
+        if (!retriable || std::chrono::steady_clock::now() > deadline)
+            die(std::string("warming up the group coordinator: ") + rd_kafka_err2str(err));
+        std::this_thread::sleep_for(500ms);
+    }
 }
 
 std::vector<std::int64_t> end_offsets(rd_kafka_t* rk, const std::string& topic, std::int32_t partitions) {
