@@ -6,6 +6,7 @@
 //   e2e_driver preload BOOTSTRAP TOPIC PARTITIONS RECORDS KEYS
 //   e2e_driver create BOOTSTRAP TOPIC PARTITIONS
 //   e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT PIPELINE RECORDS KEYS -- COMMAND...
+//   e2e_driver latency BOOTSTRAP INPUT OUTPUT PIPELINE RATE SECONDS KEYS -- COMMAND...   (latency.cpp)
 //
 // As Kafka's SimpleBenchmark: record i = 0..RECORDS-1 has a 4-byte big-endian int key i % KEYS and a
 // 100-byte value "value-<i, zero-padded>", timestamped base + i / 100 ms (100 records per
@@ -22,10 +23,7 @@
 // "<pipeline>-eos" (stateless-eos, count-eos): the same under exactly_once_v2 with its default
 // 100 ms commit interval; its end is when the committed offsets reach the end of the input (the
 // output becomes visible with that commit), and its output is read as read_committed consumers see it.
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,56 +39,15 @@
 #include <thread>
 #include <vector>
 
+#include "benchmarks/e2e/driver_support.hpp"
+#include "benchmarks/e2e/latency.hpp"
 #include "lib/kafka/rd.hpp"
-#include "lib/kafka/topic_admin.hpp"
 
-namespace kafka = kstreams::kafka;
+using namespace e2e;
 using clock_type = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
 namespace {
-
-[[noreturn]] void die(const std::string& what) {
-    std::cerr << "e2e_driver: " << what << "\n";
-    std::exit(1);
-}
-
-void create_topic(const std::string& bootstrap, const std::string& topic, std::int32_t partitions) {
-    kafka::topic_admin admin({{"bootstrap.servers", bootstrap}, {"log_level", "3"}}, 30s, nullptr);
-    admin.create_topics({{topic, partitions, 1, {}}});
-}
-
-kafka::rk_ptr consumer(const std::string& bootstrap, const std::string& group, bool read_committed = false) {
-    return kafka::make_client(RD_KAFKA_CONSUMER,
-                              kafka::make_conf({{"bootstrap.servers", bootstrap},
-                                                {"group.id", group},
-                                                {"enable.auto.commit", "false"},
-                                                {"auto.offset.reset", "earliest"},
-                                                {"enable.partition.eof", "true"},
-                                                {"isolation.level", read_committed ? "read_committed" : "read_uncommitted"},
-                                                {"log_level", "3"}},
-                                               "consumer"),
-                              "consumer");
-}
-
-/// The high watermark of each partition of `topic`.
-std::vector<std::int64_t> end_offsets(rd_kafka_t* rk, const std::string& topic, std::int32_t partitions) {
-    std::vector<std::int64_t> ends;
-    for (std::int32_t p = 0; p < partitions; ++p) {
-        std::int64_t lo = 0, hi = 0;
-        if (rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(rk, topic.c_str(), p, &lo, &hi, 30000))
-            die("watermarks of " + topic + "[" + std::to_string(p) + "]: " + rd_kafka_err2str(err));
-        ends.push_back(hi);
-    }
-    return ends;
-}
-
-std::int32_t partition_count(const std::string& bootstrap, const std::string& topic) {
-    kafka::topic_admin admin({{"bootstrap.servers", bootstrap}, {"log_level", "3"}}, 30s, nullptr);
-    auto n = admin.partition_count(topic);
-    if (!n) die("topic " + topic + " does not exist");
-    return *n;
-}
 
 /// Input record i's timestamp: 100 records per millisecond from `base`.
 std::int64_t input_timestamp(std::int64_t base, std::int64_t i) { return base + i / 100; }
@@ -103,47 +60,6 @@ std::vector<std::int64_t> side_timestamps(std::int64_t base, std::int64_t record
     return ts;
 }
 
-class loader {
-public:
-    explicit loader(const std::string& bootstrap)
-        : rk_(kafka::make_client(RD_KAFKA_PRODUCER,
-                                 kafka::make_conf({{"bootstrap.servers", bootstrap},
-                                                   {"partitioner", "murmur2_random"},
-                                                   {"linger.ms", "20"},
-                                                   {"batch.size", "1000000"},
-                                                   {"queue.buffering.max.messages", "1000000"},
-                                                   {"log_level", "3"}},
-                                                  "producer"),
-                                 "producer")) {}
-
-    void send(const std::string& topic, std::int32_t key, const std::string& value, std::int64_t ts) {
-        const unsigned char k[4] = {static_cast<unsigned char>(key >> 24), static_cast<unsigned char>(key >> 16),
-                                    static_cast<unsigned char>(key >> 8), static_cast<unsigned char>(key)};
-        for (;;) {
-            rd_kafka_resp_err_t err = rd_kafka_producev(rk_.get(), RD_KAFKA_V_TOPIC(topic.c_str()),
-                                                        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(k, 4),
-                                                        RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
-                                                        RD_KAFKA_V_TIMESTAMP(ts), RD_KAFKA_V_END);
-            if (!err) break;
-            if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) die(std::string("producing: ") + rd_kafka_err2str(err));
-            rd_kafka_poll(rk_.get(), 10);
-        }
-        rd_kafka_poll(rk_.get(), 0);
-    }
-    void flush() {
-        if (rd_kafka_flush(rk_.get(), 120000)) die("preload: the producer did not deliver everything");
-    }
-
-private:
-    kafka::rk_ptr rk_;
-};
-
-std::string value_of(std::int64_t i) {
-    char buf[128];
-    const int n = std::snprintf(buf, sizeof buf, "value-%094lld", static_cast<long long>(i));
-    return std::string(buf, static_cast<std::size_t>(n));
-}
-
 int preload(const std::string& bootstrap, const std::string& topic, std::int32_t partitions, std::int64_t records,
             std::int64_t keys) {
     for (const auto& t : {topic, topic + "-table", topic + "-side"}) create_topic(bootstrap, t, partitions);
@@ -152,7 +68,7 @@ int preload(const std::string& bootstrap, const std::string& topic, std::int32_t
         (std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count() -
          600000) / 1000 * 1000;
     const auto start = clock_type::now();
-    loader out(bootstrap);
+    loader out(bootstrap, 20);
     for (std::int64_t k = 0; k < keys; ++k) out.send(topic + "-table", static_cast<std::int32_t>(k), value_of(k), base - 1000);
     for (std::int64_t t : side_timestamps(base, records))
         for (std::int64_t k = 0; k < keys; ++k) out.send(topic + "-side", static_cast<std::int32_t>(k), value_of(k), t);
@@ -162,13 +78,7 @@ int preload(const std::string& bootstrap, const std::string& topic, std::int32_t
     const double s = std::chrono::duration<double>(clock_type::now() - start).count();
     std::cerr << "e2e_driver: loaded " << records << " records into " << topic << " (and its -table and -side) in " << s
               << " s\n";
-    // The broker creates its offsets topic at the first group's first request, which takes
-    // seconds on a fresh broker: done here, so that the first app timed does not pay for it.
-    auto warm = consumer(bootstrap, "e2e-warmup");
-    kafka::tpl_ptr offsets = kafka::make_tpl();
-    rd_kafka_topic_partition_list_add(offsets.get(), topic.c_str(), 0)->offset = 0;
-    if (rd_kafka_resp_err_t err = rd_kafka_commit(warm.get(), offsets.get(), 0))
-        die(std::string("warming up the group coordinator: ") + rd_kafka_err2str(err));
+    warm_group_coordinator(bootstrap, topic);
     return 0;
 }
 
@@ -186,35 +96,7 @@ std::int64_t sink_records(const std::string& kind, std::int64_t records) {
     return pairs;
 }
 
-/// CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; 0 if unknown.
-double cpu_seconds(pid_t pid) {
-    if (pid <= 0) return 0;
-    FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
-    if (!f) return 0;
-    char buf[2048];
-    const std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-    std::fclose(f);
-    buf[n] = 0;
-    // Fields after the command name (which may hold spaces), from its closing parenthesis: state is
-    // field 3, utime 14, stime 15.
-    const char* p = std::strrchr(buf, ')');
-    if (!p) return 0;
-    unsigned long long utime = 0, stime = 0;
-    if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2) return 0;
-    return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
 
-/// The peak resident set size of a process so far (VmHWM), in MiB; 0 if unknown.
-double peak_rss_mib(pid_t pid) {
-    FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r");
-    if (!f) return 0;
-    char line[256];
-    double kib = 0;
-    while (std::fgets(line, sizeof line, f))
-        if (std::strncmp(line, "VmHWM:", 6) == 0) kib = std::atof(line + 6);
-    std::fclose(f);
-    return kib / 1024;
-}
 
 /// Calls `fn` for every record of `topic` from the beginning to its end (its last stable offset
 /// when `read_committed`: what committed transactions wrote), seen by end-of-partition events.
@@ -242,14 +124,14 @@ void read_all(const std::string& bootstrap, const std::string& topic, std::int32
 
 /// How far an app has processed a partition, from its committed offset. Recovery by recomputation
 /// (hopping_recompute) commits no further than its open windows, so there the commit's metadata
-/// ("kstreams-recompute:1:<processed>;...") says how far the task processed.
+/// ("kstreams-recompute:<version>:<processed>;...", versions 1 and 2) says how far the task processed.
 std::int64_t processed_offset(const std::string& kind, const rd_kafka_topic_partition_t& committed) {
-    constexpr std::string_view magic = "kstreams-recompute:1:";
-    if (kind != "hopping_recompute" || !committed.metadata || committed.metadata_size <= magic.size())
+    constexpr std::string_view magic = "kstreams-recompute:";
+    if (kind != "hopping_recompute" || !committed.metadata || committed.metadata_size <= magic.size() + 2)
         return committed.offset;
     const std::string_view metadata(static_cast<const char*>(committed.metadata), committed.metadata_size);
-    if (!metadata.starts_with(magic)) return committed.offset;
-    return std::max<std::int64_t>(committed.offset, std::atoll(std::string(metadata.substr(magic.size())).c_str()));
+    if (!metadata.starts_with(magic) || metadata.substr(magic.size() + 1, 1) != ":") return committed.offset;
+    return std::max<std::int64_t>(committed.offset, std::atoll(std::string(metadata.substr(magic.size() + 2)).c_str()));
 }
 
 /// Sum of the latest count per key of the stateful app's output, and how many keys it has.
@@ -280,32 +162,12 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     if (total != records) die("topic " + input + " holds " + std::to_string(total) + " records, expected " +
                               std::to_string(records));
 
-    int out[2];
-    if (::pipe(out) != 0) die("pipe");
-    const pid_t child = ::fork();
-    if (child < 0) die("fork");
-    if (child == 0) {
-        ::dup2(out[1], 1);
-        ::close(out[0]);
-        ::close(out[1]);
-        ::execvp(command[0], command);
-        std::perror("e2e_driver: exec");
-        ::_exit(127);
-    }
-    ::close(out[1]);
-    // The app prints STARTED right before it starts its streams: process start-up (the JVM's, the
-    // loading of shared libraries) is not timed; creating topics, joining the group and restoring
-    // are.
-    FILE* app_out = ::fdopen(out[0], "r");
-    char line[512];
-    bool started = false;
-    while (!started && std::fgets(line, sizeof line, app_out)) started = std::strncmp(line, "STARTED", 7) == 0;
-    if (!started) die("the app exited before it said STARTED");
+    app_process app(command);
+    const pid_t child = app.pid();
     const auto t0 = clock_type::now();
     // CPU of the app and of the broker (E2E_BROKER_PID), over the same span as the time.
     const pid_t broker = std::getenv("E2E_BROKER_PID") ? static_cast<pid_t>(std::atol(std::getenv("E2E_BROKER_PID"))) : 0;
     const double app_cpu0 = cpu_seconds(child), broker_cpu0 = cpu_seconds(broker);
-    ::fcntl(out[0], F_SETFL, O_NONBLOCK);
 
     // The end: for a pipeline that writes as it goes, when its output is complete (not later than
     // its next commit); for an aggregation, when its committed offsets reach the end of the input
@@ -328,14 +190,12 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     const auto deadline = t0 + 600s;
     bool done = false;
     while (!done) {
-        int status = 0;
-        if (::waitpid(child, &status, WNOHANG) == child) die("the app exited before it consumed its input");
+        if (app.exited()) die("the app exited before it consumed its input");
         if (clock_type::now() > deadline) {
             ::kill(child, SIGKILL);
             die("the app did not consume its input within 600 s");
         }
-        while (std::fgets(line, sizeof line, app_out)) std::cerr << line;  // keep its stdout drained
-        std::clearerr(app_out);
+        app.drain_output();
         std::this_thread::sleep_for(20ms);
         if (to_sink && !eos) {
             done = output_complete();
@@ -349,13 +209,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     const double seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
     const double app_cpu = cpu_seconds(child) - app_cpu0, broker_cpu = cpu_seconds(broker) - broker_cpu0;
     const double rss = peak_rss_mib(child);
-    ::kill(child, SIGTERM);
-    int status = 0;
-    for (int i = 0; i < 600 && ::waitpid(child, &status, WNOHANG) != child; ++i) std::this_thread::sleep_for(100ms);
-    if (::kill(child, 0) == 0) {
-        ::kill(child, SIGKILL);
-        ::waitpid(child, &status, 0);
-    }
+    app.stop();
 
     // The output must be complete, or the time means nothing.
     std::string check;
@@ -400,11 +254,15 @@ int main(int argc, char** argv) {
         if (cmd == "measure" && argc > 10 && std::string(argv[9]) == "--")
             return measure(argv[2], argv[3], argv[4], argv[5], argv[6], std::stoll(argv[7]), std::stoll(argv[8]),
                            argv + 10);
+        if (cmd == "latency" && argc > 10 && std::string(argv[9]) == "--")
+            return latency(argv[2], argv[3], argv[4], argv[5], std::stod(argv[6]), std::stod(argv[7]),
+                           std::stoll(argv[8]), argv + 10);
     } catch (const std::exception& e) {
         die(e.what());
     }
     std::cerr << "usage: e2e_driver preload BOOTSTRAP TOPIC PARTITIONS RECORDS KEYS\n"
                  "       e2e_driver create BOOTSTRAP TOPIC PARTITIONS\n"
-                 "       e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT PIPELINE RECORDS KEYS -- COMMAND...\n";
+                 "       e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT PIPELINE RECORDS KEYS -- COMMAND...\n"
+                 "       e2e_driver latency BOOTSTRAP INPUT OUTPUT PIPELINE RATE SECONDS KEYS -- COMMAND...\n";
     return 2;
 }
