@@ -208,6 +208,30 @@ TEST_CASE("suppress_final_hopping_sessions") {
     h.finish();
 }
 
+TEST_CASE("table_regroup_key_change_order") {
+    streams_builder b;
+    auto g = b.table<str, str>("in").group_by(
+        [](const str& k, const str& v) { return std::pair<str, str>(v.substr(0, 1), k + ":" + v); }, grouped<>::as("by-letter"));
+    g.aggregate(init, plus_v, minus_v, kv("agg-uncached", false)).to_stream().to("out-uncached");
+    g.aggregate(init, plus_v, minus_v, kv("agg-cached", true)).to_stream().to("out-cached");
+    g.reduce([](const str& x, const str& y) { return x + "&" + y; }, [](const str& x, const str& y) { return x + "~" + y; }, kv("red", false))
+        .to_stream()
+        .to("out-reduce");
+    harness h("table_regroup_key_change_order", b.build());
+    h.input("in", s, s).output("out-uncached", s, s).output("out-cached", s, s).output("out-reduce", s, s);
+    h.pipe("in", S("k1"), S("x1"), 1);
+    h.pipe("in", S("k2"), S("x2"), 2);
+    h.pipe("in", S("k1"), S("x3"), 3);
+    h.pipe("in", S("k1"), S("y4"), 4);
+    h.pipe("in", S("k2"), S("y5"), 5);
+    h.pipe("in", S("k3"), null, 6);
+    h.pipe("in", S("k1"), null, 7);
+    h.pipe("in", S("k1"), S("y8"), 8);
+    h.pipe("in", S("k2"), S("y5"), 9);
+    h.pipe("in", S("k2"), S("x10"), 3);
+    h.finish();
+}
+
 TEST_CASE("table_view_chains_into_joins") {
     streams_builder b;
     auto left = b.table<str, str>("left");
@@ -751,6 +775,25 @@ TEST_CASE("global_table_updates_rekeyed") {
     h.pipe("global", S("a"), null, 6);
     h.pipe("in", S("k"), S("ba"), 7);
     h.pipe("in", S("k"), S("ab"), 8);
+    h.finish();
+}
+
+TEST_CASE("named_table_grouping_named_ops") {
+    streams_builder b;
+    auto g = b.table<str, str>("in").group_by([](const str& k, const str& v) { return std::pair<str, str>(v.substr(0, 1), k); },
+                                              grouped<>::as("tg"));
+    g.count(named::as("cnt")).to_stream().to("out-count");
+    g.reduce([](const str& x, const str& y) { return x + "&" + y; }, [](const str& x, const str& y) { return x + "~" + y; }, named::as("red"),
+             kv("red-store", true))
+        .to_stream()
+        .to("out-reduce");
+    g.aggregate(init, plus_v, minus_v, named::as("agg"), kv("agg-store", false)).to_stream().to("out-agg");
+    harness h("named_table_grouping_named_ops", b.build());
+    h.input("in", s, s).output("out-count", s, l).output("out-reduce", s, s).output("out-agg", s, s);
+    h.pipe("in", S("k1"), S("a1"), 1);
+    h.pipe("in", S("k2"), S("a2"), 2);
+    h.pipe("in", S("k1"), S("b3"), 3);
+    h.pipe("in", S("k2"), null, 4);
     h.finish();
 }
 

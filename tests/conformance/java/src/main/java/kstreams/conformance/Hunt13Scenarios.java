@@ -807,5 +807,22 @@ final class Hunt13Scenarios {
             h.pipe("in", "k", "ab", 8);
             h.finish();
         });
+
+        // A named table grouping whose aggregations are named too (count, reduce, aggregate).
+        scenarios.put("named_table_grouping_named_ops", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedTable<String, String> g = b.table("in", SS).groupBy((k, v) -> KeyValue.pair(v.substring(0, 1), k), Grouped.as("tg"));
+            g.count(Named.as("cnt")).toStream().to("out-count", PSL);
+            g.reduce((x, y) -> x + "&" + y, (x, y) -> x + "~" + y, Named.as("red"), kv("red-store", true)).toStream().to("out-reduce", PSS);
+            g.aggregate(() -> "", (k, v, agg) -> agg + "+" + v, (k, v, agg) -> agg + "-" + v, Named.as("agg"), kv("agg-store", false))
+                .toStream().to("out-agg", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S)
+                .output("out-count", S, L).output("out-reduce", S, S).output("out-agg", S, S);
+            h.pipe("in", "k1", "a1", 1);
+            h.pipe("in", "k2", "a2", 2);
+            h.pipe("in", "k1", "b3", 3);
+            h.pipe("in", "k2", null, 4);
+            h.finish();
+        });
     }
 }
