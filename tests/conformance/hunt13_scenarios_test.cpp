@@ -778,6 +778,23 @@ TEST_CASE("global_table_updates_rekeyed") {
     h.finish();
 }
 
+TEST_CASE("named_grouping_windowed_shared") {
+    streams_builder b;
+    auto g = b.stream<ostr, str>("in").group_by([](const ostr&, const str& v) { return v.substr(0, 1); }, grouped<>::as("g"));
+    g.count().to_stream().to("out-count");
+    show_to(g.windowed_by(time_windows::of_size_with_no_grace(10ms)).count(), "out-tumbling");
+    show_to(g.windowed_by(session_windows::of_inactivity_gap_with_no_grace(5ms)).reduce(concat), "out-session");
+    show_to(g.windowed_by(sliding_windows::of_time_difference_with_no_grace(5ms)).aggregate(init, slash), "out-sliding");
+    harness h("named_grouping_windowed_shared", b.build());
+    h.input("in", s, s).output("out-count", s, l).output("out-tumbling", s, l).output("out-session", s, s).output("out-sliding", s, s);
+    h.pipe("in", S("k1"), S("a1"), 1);
+    h.pipe("in", S("k2"), S("a2"), 4);
+    h.pipe("in", S("k3"), S("b3"), 6);
+    h.pipe("in", null, S("a4"), 12);
+    h.pipe("in", S("k1"), S("b5"), 3);
+    h.finish();
+}
+
 TEST_CASE("named_table_grouping_named_ops") {
     streams_builder b;
     auto g = b.table<str, str>("in").group_by([](const str& k, const str& v) { return std::pair<str, str>(v.substr(0, 1), k); },
@@ -794,6 +811,287 @@ TEST_CASE("named_table_grouping_named_ops") {
     h.pipe("in", S("k2"), S("a2"), 2);
     h.pipe("in", S("k1"), S("b3"), 3);
     h.pipe("in", S("k2"), null, 4);
+    h.finish();
+}
+
+TEST_CASE("unnamed_table_grouping_named_ops") {
+    streams_builder b;
+    auto g = b.table<str, str>("in").group_by([](const str& k, const str& v) { return std::pair<str, str>(v.substr(0, 1), k); });
+    g.count(named::as("cnt")).to_stream().to("out-count");
+    g.reduce([](const str& x, const str& y) { return x + "&" + y; }, [](const str& x, const str& y) { return x + "~" + y; }, named::as("red"),
+             kv("red-store", true))
+        .to_stream()
+        .to("out-reduce");
+    harness h("unnamed_table_grouping_named_ops", b.build());
+    h.input("in", s, s).output("out-count", s, l).output("out-reduce", s, s);
+    h.pipe("in", S("k1"), S("a1"), 1);
+    h.pipe("in", S("k2"), S("a2"), 2);
+    h.pipe("in", S("k1"), S("b3"), 3);
+    h.pipe("in", S("k2"), null, 4);
+    h.finish();
+}
+
+TEST_CASE("repartition_null_keys_counted") {
+    streams_builder b;
+    auto st = b.stream<ostr, str>("in");
+    st.repartition(repartitioned<>::as("keep")).group_by_key().count().to_stream().to("out-kept");
+    st.select_key([](const ostr&, const str& v) { return v.starts_with("n") ? ostr() : ostr(v); }).group_by_key().count().to_stream().to("out-rekeyed");
+    st.repartition().to("out-rp");
+    harness h("repartition_null_keys_counted", b.build());
+    h.input("in", s, s).output("out-kept", s, l).output("out-rekeyed", s, l).output("out-rp", s, s);
+    pipe_counted(h, "in", S("k"), S("v1"), 1);
+    pipe_counted(h, "in", null, S("v2"), 2);
+    pipe_counted(h, "in", S("k"), S("n3"), 3);
+    pipe_counted(h, "in", null, S("n4"), 4);
+    h.finish();
+}
+
+TEST_CASE("stream_left_join_no_grace_late") {
+    streams_builder b;
+    auto lt = b.stream<str, str>("left");
+    auto rt = b.stream<str, str>("right");
+    lt.left_join(rt, [](const str& x, const ostr& y) { return x + "+" + show(y); }, join_windows::of_time_difference_with_no_grace(5ms))
+        .to("out");
+    harness h("stream_left_join_no_grace_late", b.build());
+    h.input("left", s, s).input("right", s, s).output("out", s, s);
+    pipe_counted(h, "left", S("k"), S("L10"), 10);
+    pipe_counted(h, "right", S("k"), S("R14"), 14);
+    pipe_counted(h, "left", S("k"), S("L20"), 20);
+    pipe_counted(h, "left", S("k"), S("L9"), 9);
+    pipe_counted(h, "right", S("k"), S("R15"), 15);
+    pipe_counted(h, "right", S("k"), S("R14b"), 14);
+    pipe_counted(h, "left", S("j"), S("Lj14"), 14);
+    pipe_counted(h, "right", S("x"), S("Rx26"), 26);
+    pipe_counted(h, "left", S("k"), S("L21"), 21);
+    pipe_counted(h, "right", S("k"), S("R30"), 30);
+    h.finish();
+}
+
+TEST_CASE("cogroup_rekeyed_named") {
+    streams_builder b;
+    const auto first = [](const ostr&, const str& v) { return v.substr(0, 1); };
+    auto g1 = b.stream<ostr, str>("in1").group_by(first, grouped<>::as("c1"));
+    auto g2 = b.stream<ostr, str>("in2").select_key(first).group_by_key();
+    const auto two = [](const str&, const str& v, const str& agg) { return agg + "2" + v; };
+    g1.cogroup([](const str&, const str& v, const str& agg) { return agg + "1" + v; })
+        .cogroup(g2, two)
+        .aggregate(init, named::as("co"), kv("co-store", false))
+        .to_stream()
+        .to("out");
+    auto g1w = b.stream<ostr, str>("in3").group_by(first, grouped<>::as("c3"));
+    show_to(g1w.cogroup([](const str&, const str& v, const str& agg) { return agg + "3" + v; })
+                .cogroup(g2, two)
+                .windowed_by(time_windows::of_size_with_no_grace(10ms))
+                .aggregate(init),
+            "out-windowed");
+    harness h("cogroup_rekeyed_named", b.build());
+    h.input("in1", s, s).input("in2", s, s).input("in3", s, s).output("out", s, s).output("out-windowed", s, s);
+    h.pipe("in1", S("k1"), S("a1"), 1);
+    h.pipe("in3", S("k1"), S("a0"), 0);
+    h.pipe("in2", S("k2"), S("a2"), 2);
+    h.pipe("in1", S("k3"), S("b3"), 3);
+    h.pipe("in2", null, S("b4"), 12);
+    h.finish();
+}
+
+TEST_CASE("to_table_rekeyed_named") {
+    streams_builder b;
+    auto st = b.stream<str, str>("in");
+    st.select_key([](const str&, const str& v) { return v.substr(0, 1); })
+        .to_table(named::as("tt"), materialized<>::as("tt-store"))
+        .to_stream()
+        .to("out-named");
+    st.map([](const str& k, const str& v) { return std::pair<str, str>(v.substr(1), k); }).to_table().to_stream().to("out-unnamed");
+    harness h("to_table_rekeyed_named", b.build());
+    h.input("in", s, s).output("out-named", s, s).output("out-unnamed", s, s);
+    h.pipe("in", S("k1"), S("a1"), 1);
+    h.pipe("in", S("k2"), S("a2"), 2);
+    h.pipe("in", S("k3"), S("b1"), 3);
+    h.finish();
+}
+
+TEST_CASE("named_windowed_ops") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in", consumed<>{}.with_name("src")).group_by_key(grouped<>::as("gk"));
+    g.windowed_by(time_windows::of_size_with_no_grace(10ms))
+        .count(named::as("wc"), materialized<>{})
+        .suppress(suppressed::until_window_closes(buffer_config::unbounded()).with_name("final"))
+        .to_stream(named::as("final-stream"))
+        .select_key([](const windowed<str>& w, i64) { return show(w); }, named::as("show"))
+        .to("out-count", produced<>{}.with_name("sink-count"));
+    show_to(g.windowed_by(session_windows::of_inactivity_gap_with_no_grace(5ms)).reduce(concat, named::as("sr"), materialized<>::as("sr-store")),
+            "out-session");
+    show_to(g.windowed_by(sliding_windows::of_time_difference_with_no_grace(5ms))
+                .emit_strategy(emit_strategy::on_window_close())
+                .aggregate(init, slash, named::as("sa"), materialized<>::as("sa-store")),
+            "out-sliding");
+    harness h("named_windowed_ops", b.build());
+    h.input("in", s, s).output("out-count", s, l).output("out-session", s, s).output("out-sliding", s, s);
+    h.pipe("in", S("a"), S("1"), 1);
+    h.pipe("in", S("a"), S("2"), 4);
+    h.pipe("in", S("b"), S("3"), 8);
+    h.pipe("in", S("a"), S("4"), 12);
+    h.pipe("in", S("a"), S("5"), 25);
+    h.finish();
+}
+
+TEST_CASE("sliding_same_times_early") {
+    streams_builder b;
+    show_to(b.stream<str, str>("in")
+                .group_by_key()
+                .windowed_by(sliding_windows::of_time_difference_and_grace(4ms, 3ms))
+                .aggregate(init, slash, materialized<>::as("sst").with_caching_disabled()),
+            "out");
+    harness h("sliding_same_times_early", b.build());
+    h.input("in", s, s).output("out", s, s);
+    h.pipe("in", S("a"), S("p2"), 2);
+    h.pipe("in", S("a"), S("q2"), 2);
+    h.pipe("in", S("a"), S("p0"), 0);
+    h.pipe("in", S("a"), S("p5"), 5);
+    h.pipe("in", S("a"), S("q5"), 5);
+    h.pipe("in", S("a"), S("p3"), 3);
+    h.pipe("in", S("a"), S("p12"), 12);
+    h.pipe("in", S("a"), S("p5b"), 5);
+    h.pipe("in", S("a"), S("p4"), 4);
+    h.pipe("in", S("a"), S("p9"), 9);
+    h.pipe("in", S("a"), S("p8"), 8);
+    h.dropped();
+    h.finish();
+}
+
+TEST_CASE("session_gap_edges") {
+    streams_builder b;
+    show_to(b.stream<str, str>("in")
+                .group_by_key()
+                .windowed_by(session_windows::of_inactivity_gap_and_grace(3ms, 2ms))
+                .aggregate(init, slash, [](const str&, const str& x, const str& y) { return x + "|" + y; },
+                           materialized<>::as("sg").with_caching_disabled()),
+            "out");
+    harness h("session_gap_edges", b.build());
+    h.input("in", s, s).output("out", s, s);
+    h.pipe("in", S("a"), S("p0"), 0);
+    h.pipe("in", S("a"), S("p3"), 3);
+    h.pipe("in", S("a"), S("p10"), 10);
+    h.pipe("in", S("a"), S("p7"), 7);
+    h.pipe("in", S("a"), S("p10b"), 10);
+    h.pipe("in", S("a"), S("p16"), 16);
+    h.pipe("in", S("a"), S("p13"), 13);
+    h.pipe("in", S("a"), S("p20"), 20);
+    h.pipe("in", S("a"), S("p12"), 12);
+    h.pipe("in", S("a"), S("p14"), 14);
+    h.dropped();
+    h.finish();
+}
+
+TEST_CASE("window_size_one_and_equal_advance") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in").group_by_key();
+    show_to(g.windowed_by(time_windows::of_size_and_grace(1ms, 1ms)).count(), "out-one");
+    show_to(g.windowed_by(time_windows::of_size_with_no_grace(5ms).advance_by(5ms)).count(), "out-equal");
+    show_to(g.windowed_by(time_windows::of_size_with_no_grace(3ms).advance_by(1ms)).count(), "out-step");
+    harness h("window_size_one_and_equal_advance", b.build());
+    h.input("in", s, s).output("out-one", s, l).output("out-equal", s, l).output("out-step", s, l);
+    h.pipe("in", S("a"), S("1"), 0);
+    h.pipe("in", S("a"), S("2"), 1);
+    h.pipe("in", S("a"), S("3"), 1);
+    h.pipe("in", S("a"), S("4"), 4);
+    h.pipe("in", S("a"), S("5"), 2);
+    h.pipe("in", S("a"), S("6"), 5);
+    h.pipe("in", S("a"), S("7"), 3);
+    h.dropped();
+    h.finish();
+}
+
+TEST_CASE("table_aggregate_unchanged_results") {
+    streams_builder b;
+    auto g = b.table<str, str>("in").group_by([](const str&, const str& v) { return std::pair<str, str>("all", v); });
+    const auto add_once = [](const str&, const str& v, const str& agg) { return agg.find(v) != str::npos ? agg : agg + v; };
+    const auto keep = [](const str&, const str&, const str& agg) { return agg; };
+    g.aggregate(init, add_once, keep, kv("same-uncached", false)).to_stream().to("out-uncached");
+    g.aggregate(init, add_once, keep, kv("same-cached", true)).to_stream().to("out-cached");
+    g.count().to_stream().to("out-count");
+    harness h("table_aggregate_unchanged_results", b.build());
+    h.input("in", s, s).output("out-uncached", s, s).output("out-cached", s, s).output("out-count", s, l);
+    h.pipe("in", S("k1"), S("x"), 1);
+    h.pipe("in", S("k1"), S("x"), 2);
+    h.pipe("in", S("k2"), S("x"), 3);
+    h.pipe("in", S("k1"), S("y"), 4);
+    h.pipe("in", S("k2"), null, 5);
+    h.pipe("in", S("k2"), null, 6);
+    h.finish();
+}
+
+TEST_CASE("named_sources_global") {
+    streams_builder b;
+    auto st = b.stream<str, str>("in", consumed<>{}.with_name("in-src"));
+    auto t = b.table<str, str>("table", consumed<>{}.with_name("table-src"), materialized<>::as("table-store"));
+    auto gt = b.global_table<str, str>("global", consumed<>{}.with_name("global-src"), materialized<>::as("global-store"));
+    st.join(t, [](const str& v, const str& r) { return v + "@" + r; }, joined<>::as("tj"))
+        .left_join(gt, [](const str& k, const str&) { return k; }, [](const str& v, const ostr& r) { return v + "#" + show(r); }, named::as("gj"))
+        .to("out", produced<>{}.with_name("out-sink"));
+    harness h("named_sources_global", b.build());
+    h.input("in", s, s).input("table", s, s).input("global", s, s).output("out", s, s);
+    h.pipe("table", S("k"), S("T"), 1);
+    h.pipe("in", S("k"), S("v2"), 2);
+    h.pipe("global", S("k"), S("G"), 3);
+    h.pipe("in", S("k"), S("v4"), 4);
+    h.finish();
+}
+
+TEST_CASE("stream_joined_with_own_table") {
+    streams_builder b;
+    auto st = b.stream<str, str>("in");
+    auto early = st.map_values([](const str& v) { return v + "'"; });
+    auto t = st.to_table(materialized<>::as("own"));
+    st.left_join(t, [](const str& v, const ostr& r) { return v + "@" + show(r); }).to("out-after");
+    early.left_join(t, [](const str& v, const ostr& r) { return v + "@" + show(r); }).to("out-before");
+    harness h("stream_joined_with_own_table", b.build());
+    h.input("in", s, s).output("out-after", s, s).output("out-before", s, s);
+    h.pipe("in", S("k"), S("v1"), 1);
+    h.pipe("in", S("k"), S("v2"), 2);
+    h.pipe("in", S("j"), S("w3"), 3);
+    h.pipe("in", S("k"), S("v4"), 0);
+    h.finish();
+}
+
+TEST_CASE("fan_in_same_topic_order") {
+    streams_builder b;
+    auto st = b.stream<str, str>("in");
+    st.map_values([](const str& v) { return "direct:" + v; }).to("out");
+    st.select_key([](const str&, const str& v) { return v; }).repartition().map_values([](const str& v) { return "rp:" + v; }).to("out");
+    st.group_by_key().count().to_stream().map_values([](i64 v) { return "count:" + std::to_string(v); }).to("out");
+    st.map_values([](const str& v) { return "late:" + v; }).to("out");
+    harness h("fan_in_same_topic_order", b.build());
+    h.input("in", s, s).output("out", s, s);
+    h.pipe("in", S("k"), S("a"), 1);
+    h.pipe("in", S("k"), S("b"), 2);
+    h.pipe("in", S("j"), S("c"), 1);
+    h.finish();
+}
+
+TEST_CASE("suppress_time_limit_updates") {
+    streams_builder b;
+    b.table<str, str>("in").suppress(suppressed::until_time_limit(10ms, buffer_config::unbounded())).to_stream().to("out");
+    b.stream<str, str>("in2")
+        .group_by_key()
+        .count()
+        .suppress(suppressed::until_time_limit(10ms, buffer_config::max_records(5)))
+        .to_stream()
+        .to("out-count");
+    harness h("suppress_time_limit_updates", b.build());
+    h.input("in", s, s).input("in2", s, s).output("out", s, s).output("out-count", s, l);
+    h.pipe("in", S("a"), S("1"), 0);
+    h.pipe("in", S("a"), S("2"), 8);
+    h.pipe("in", S("c"), S("3"), 10);
+    h.pipe("in", S("c"), S("4"), 17);
+    h.pipe("in", S("d"), S("5"), 18);
+    h.pipe("in", S("d"), S("6"), 5);
+    h.pipe("in", S("e"), S("7"), 40);
+    h.pipe("in2", S("a"), S("x"), 0);
+    h.pipe("in2", S("a"), S("x"), 8);
+    h.pipe("in2", S("b"), S("x"), 10);
+    h.pipe("in2", S("b"), S("x"), 18);
+    h.pipe("in2", S("c"), S("x"), 30);
     h.finish();
 }
 

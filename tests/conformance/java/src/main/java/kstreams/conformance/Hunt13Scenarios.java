@@ -808,6 +808,27 @@ final class Hunt13Scenarios {
             h.finish();
         });
 
+        // One named grouping of a re-keyed stream under a plain count, a tumbling count, a session
+        // reduce and a sliding aggregate: how many repartition topics, and their names.
+        scenarios.put("named_grouping_windowed_shared", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", SS).groupBy((k, v) -> v.substring(0, 1), Grouped.as("g"));
+            g.count().toStream().to("out-count", PSL);
+            showTo(g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10))).count(), "out-tumbling", PSL);
+            showTo(g.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(5))).reduce((x, y) -> x + "+" + y),
+                "out-session", PSS);
+            showTo(g.windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(5))).aggregate(() -> "", Hunt13Scenarios::slash),
+                "out-sliding", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S)
+                .output("out-count", S, L).output("out-tumbling", S, L).output("out-session", S, S).output("out-sliding", S, S);
+            h.pipe("in", "k1", "a1", 1);
+            h.pipe("in", "k2", "a2", 4);
+            h.pipe("in", "k3", "b3", 6);
+            h.pipe("in", null, "a4", 12);
+            h.pipe("in", "k1", "b5", 3);
+            h.finish();
+        });
+
         // A named table grouping whose aggregations are named too (count, reduce, aggregate).
         scenarios.put("named_table_grouping_named_ops", out -> {
             StreamsBuilder b = new StreamsBuilder();
@@ -822,6 +843,286 @@ final class Hunt13Scenarios {
             h.pipe("in", "k2", "a2", 2);
             h.pipe("in", "k1", "b3", 3);
             h.pipe("in", "k2", null, 4);
+            h.finish();
+        });
+
+        // An unnamed table grouping with named aggregations: each its own repartition topic.
+        scenarios.put("unnamed_table_grouping_named_ops", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedTable<String, String> g = b.table("in", SS).groupBy((k, v) -> KeyValue.pair(v.substring(0, 1), k));
+            g.count(Named.as("cnt")).toStream().to("out-count", PSL);
+            g.reduce((x, y) -> x + "&" + y, (x, y) -> x + "~" + y, Named.as("red"), kv("red-store", true)).toStream().to("out-reduce", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-count", S, L).output("out-reduce", S, S);
+            h.pipe("in", "k1", "a1", 1);
+            h.pipe("in", "k2", "a2", 2);
+            h.pipe("in", "k1", "b3", 3);
+            h.pipe("in", "k2", null, 4);
+            h.finish();
+        });
+
+        // Null keys through repartition() (kept) into a count (dropped there and counted), and
+        // a select_key returning null before a grouping (dropped before the topic, counted).
+        scenarios.put("repartition_null_keys_counted", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", SS);
+            s.repartition(Repartitioned.as("keep")).groupByKey().count().toStream().to("out-kept", PSL);
+            s.selectKey((k, v) -> v.startsWith("n") ? null : v).groupByKey().count().toStream().to("out-rekeyed", PSL);
+            s.repartition().to("out-rp", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S)
+                .output("out-kept", S, L).output("out-rekeyed", S, L).output("out-rp", S, S);
+            pipeCounted(h, "in", "k", "v1", 1);
+            pipeCounted(h, "in", null, "v2", 2);
+            pipeCounted(h, "in", "k", "n3", 3);
+            pipeCounted(h, "in", null, "n4", 4);
+            h.finish();
+        });
+
+        // Stream-stream left join without grace: late records on either side dropped and counted;
+        // an unmatched left record emitted once stream time passes its window.
+        scenarios.put("stream_left_join_no_grace_late", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> l = b.stream("left", SS);
+            KStream<String, String> r = b.stream("right", SS);
+            l.leftJoin(r, (x, y) -> x + "+" + show(y),
+                org.apache.kafka.streams.kstream.JoinWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(5))).to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("left", S, S).input("right", S, S).output("out", S, S);
+            pipeCounted(h, "left", "k", "L10", 10);
+            pipeCounted(h, "right", "k", "R14", 14);
+            pipeCounted(h, "left", "k", "L20", 20);
+            pipeCounted(h, "left", "k", "L9", 9);
+            pipeCounted(h, "right", "k", "R15", 15);
+            pipeCounted(h, "right", "k", "R14b", 14);
+            pipeCounted(h, "left", "j", "Lj14", 14);
+            pipeCounted(h, "right", "x", "Rx26", 26);
+            pipeCounted(h, "left", "k", "L21", 21);
+            pipeCounted(h, "right", "k", "R30", 30);
+            h.finish();
+        });
+
+        // Cogroups of re-keyed groupings, named and unnamed (the unnamed one in two cogroups),
+        // windowed and not.
+        scenarios.put("cogroup_rekeyed_named", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g1 = b.stream("in1", SS).groupBy((k, v) -> v.substring(0, 1), Grouped.as("c1"));
+            KGroupedStream<String, String> g2 = b.stream("in2", SS).selectKey((k, v) -> v.substring(0, 1)).groupByKey();
+            g1.<String>cogroup((k, v, agg) -> agg + "1" + v).cogroup(g2, (k, v, agg) -> agg + "2" + v)
+                .aggregate(() -> "", Named.as("co"), kv("co-store", false)).toStream().to("out", PSS);
+            KGroupedStream<String, String> g1w = b.stream("in3", SS).groupBy((k, v) -> v.substring(0, 1), Grouped.as("c3"));
+            showTo(g1w.<String>cogroup((k, v, agg) -> agg + "3" + v).cogroup(g2, (k, v, agg) -> agg + "2" + v)
+                .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10))).aggregate(() -> ""), "out-windowed", PSS);
+            Harness h = new Harness(b.build(), out).input("in1", S, S).input("in2", S, S).input("in3", S, S)
+                .output("out", S, S).output("out-windowed", S, S);
+            h.pipe("in1", "k1", "a1", 1);
+            h.pipe("in3", "k1", "a0", 0);
+            h.pipe("in2", "k2", "a2", 2);
+            h.pipe("in1", "k3", "b3", 3);
+            h.pipe("in2", null, "b4", 12);
+            h.finish();
+        });
+
+        // to_table after select_key: named (its repartition named after it) and unnamed.
+        scenarios.put("to_table_rekeyed_named", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", SS);
+            s.selectKey((k, v) -> v.substring(0, 1)).toTable(Named.as("tt"), Materialized.as("tt-store")).toStream().to("out-named", PSS);
+            s.map((k, v) -> KeyValue.pair(v.substring(1), k)).toTable().toStream().to("out-unnamed", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-named", S, S).output("out-unnamed", S, S);
+            h.pipe("in", "k1", "a1", 1);
+            h.pipe("in", "k2", "a2", 2);
+            h.pipe("in", "k3", "b1", 3);
+            h.finish();
+        });
+
+        // Windowed operations named: a tumbling count, a session reduce, a sliding aggregate on
+        // close, a suppress and the to_stream after it.
+        scenarios.put("named_windowed_ops", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", Consumed.with(Serdes.String(), Serdes.String()).withName("src"))
+                .groupByKey(Grouped.as("gk"));
+            g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10))).count(Named.as("wc"), Materialized.with(Serdes.String(), Serdes.Long()))
+                .suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()).withName("final"))
+                .toStream(Named.as("final-stream")).selectKey((w, v) -> WindowScenarios.show(w), Named.as("show"))
+                .to("out-count", Produced.with(Serdes.String(), Serdes.Long()).withName("sink-count"));
+            showTo(g.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(5)))
+                .reduce((x, y) -> x + "+" + y, Named.as("sr"), Materialized.as("sr-store")), "out-session", PSS);
+            showTo(g.windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(5)))
+                .emitStrategy(EmitStrategy.onWindowClose())
+                .aggregate(() -> "", Hunt13Scenarios::slash, Named.as("sa"), Materialized.as("sa-store")), "out-sliding", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S)
+                .output("out-count", S, L).output("out-session", S, S).output("out-sliding", S, S);
+            h.pipe("in", "a", "1", 1);
+            h.pipe("in", "a", "2", 4);
+            h.pipe("in", "b", "3", 8);
+            h.pipe("in", "a", "4", 12);
+            h.pipe("in", "a", "5", 25);
+            h.finish();
+        });
+
+        // Sliding windows (difference 4, grace 3) with several records at one timestamp, early
+        // records (windows clipped at 0) and records exactly at the grace edge.
+        scenarios.put("sliding_same_times_early", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", SS).groupByKey();
+            SlidingWindows w = SlidingWindows.ofTimeDifferenceAndGrace(Duration.ofMillis(4), Duration.ofMillis(3));
+            showTo(g.windowedBy(w).aggregate(() -> "", Hunt13Scenarios::slash,
+                Materialized.<String, String, org.apache.kafka.streams.state.WindowStore<Bytes, byte[]>>as("sst").withCachingDisabled()),
+                "out", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out", S, S);
+            h.pipe("in", "a", "p2", 2);
+            h.pipe("in", "a", "q2", 2);
+            h.pipe("in", "a", "p0", 0);
+            h.pipe("in", "a", "p5", 5);
+            h.pipe("in", "a", "q5", 5);
+            h.pipe("in", "a", "p3", 3);
+            h.pipe("in", "a", "p12", 12);
+            h.pipe("in", "a", "p5b", 5);
+            h.pipe("in", "a", "p4", 4);
+            h.pipe("in", "a", "p9", 9);
+            h.pipe("in", "a", "p8", 8);
+            h.dropped();
+            h.finish();
+        });
+
+        // Sessions (gap 3, grace 2): records exactly one gap apart merge, a record between two
+        // sessions at both their edges merges them, a record of the same time as a session's end.
+        scenarios.put("session_gap_edges", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", SS).groupByKey();
+            showTo(g.windowedBy(SessionWindows.ofInactivityGapAndGrace(Duration.ofMillis(3), Duration.ofMillis(2)))
+                .aggregate(() -> "", Hunt13Scenarios::slash, (k, x, y) -> x + "|" + y,
+                    Materialized.<String, String, org.apache.kafka.streams.state.SessionStore<Bytes, byte[]>>as("sg").withCachingDisabled()),
+                "out", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out", S, S);
+            h.pipe("in", "a", "p0", 0);
+            h.pipe("in", "a", "p3", 3);
+            h.pipe("in", "a", "p10", 10);
+            h.pipe("in", "a", "p7", 7);
+            h.pipe("in", "a", "p10b", 10);
+            h.pipe("in", "a", "p16", 16);
+            h.pipe("in", "a", "p13", 13);
+            h.pipe("in", "a", "p20", 20);
+            h.pipe("in", "a", "p12", 12);
+            h.pipe("in", "a", "p14", 14);
+            h.dropped();
+            h.finish();
+        });
+
+        // Tumbling windows of 1 ms, hopping windows whose advance equals their size, and hopping
+        // windows advancing by 1 ms.
+        scenarios.put("window_size_one_and_equal_advance", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", SS).groupByKey();
+            showTo(g.windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMillis(1), Duration.ofMillis(1))).count(), "out-one", PSL);
+            showTo(g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(5)).advanceBy(Duration.ofMillis(5))).count(), "out-equal", PSL);
+            showTo(g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(3)).advanceBy(Duration.ofMillis(1))).count(), "out-step", PSL);
+            Harness h = new Harness(b.build(), out).input("in", S, S)
+                .output("out-one", S, L).output("out-equal", S, L).output("out-step", S, L);
+            h.pipe("in", "a", "1", 0);
+            h.pipe("in", "a", "2", 1);
+            h.pipe("in", "a", "3", 1);
+            h.pipe("in", "a", "4", 4);
+            h.pipe("in", "a", "5", 2);
+            h.pipe("in", "a", "6", 5);
+            h.pipe("in", "a", "7", 3);
+            h.dropped();
+            h.finish();
+        });
+
+        // Table aggregations whose result does not change (the same value again, the adder
+        // undoing the subtractor), cached and uncached, and a count whose old and new are equal.
+        scenarios.put("table_aggregate_unchanged_results", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedTable<String, String> g = b.table("in", SS).groupBy((k, v) -> KeyValue.pair("all", v));
+            g.aggregate(() -> "", (k, v, agg) -> agg.contains(v) ? agg : agg + v, (k, v, agg) -> agg, kv("same-uncached", false))
+                .toStream().to("out-uncached", PSS);
+            g.aggregate(() -> "", (k, v, agg) -> agg.contains(v) ? agg : agg + v, (k, v, agg) -> agg, kv("same-cached", true))
+                .toStream().to("out-cached", PSS);
+            g.count().toStream().to("out-count", PSL);
+            Harness h = new Harness(b.build(), out).input("in", S, S)
+                .output("out-uncached", S, S).output("out-cached", S, S).output("out-count", S, L);
+            h.pipe("in", "k1", "x", 1);
+            h.pipe("in", "k1", "x", 2);
+            h.pipe("in", "k2", "x", 3);
+            h.pipe("in", "k1", "y", 4);
+            h.pipe("in", "k2", null, 5);
+            h.pipe("in", "k2", null, 6);
+            h.finish();
+        });
+
+        // Named sources: a stream and a table by Consumed name, a global table by Consumed name
+        // and store; a join of the stream with both.
+        scenarios.put("named_sources_global", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", Consumed.with(Serdes.String(), Serdes.String()).withName("in-src"));
+            KTable<String, String> t = b.table("table", Consumed.with(Serdes.String(), Serdes.String()).withName("table-src"),
+                Materialized.as("table-store"));
+            GlobalKTable<String, String> gt = b.globalTable("global", Consumed.with(Serdes.String(), Serdes.String()).withName("global-src"),
+                Materialized.as("global-store"));
+            s.join(t, (v, r) -> v + "@" + r, Joined.as("tj")).leftJoin(gt, (k, v) -> k, (v, r) -> v + "#" + show(r), Named.as("gj"))
+                .to("out", Produced.with(Serdes.String(), Serdes.String()).withName("out-sink"));
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("table", S, S).input("global", S, S).output("out", S, S);
+            h.pipe("table", "k", "T", 1);
+            h.pipe("in", "k", "v2", 2);
+            h.pipe("global", "k", "G", 3);
+            h.pipe("in", "k", "v4", 4);
+            h.finish();
+        });
+
+        // A stream joined with its own table: the table made before the join's stream sees the
+        // record itself; a map_values made before the table joins with the previous row.
+        scenarios.put("stream_joined_with_own_table", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", SS);
+            KStream<String, String> early = s.mapValues(v -> v + "'");
+            KTable<String, String> t = s.toTable(Materialized.as("own"));
+            s.leftJoin(t, (v, r) -> v + "@" + show(r)).to("out-after", PSS);
+            early.leftJoin(t, (v, r) -> v + "@" + show(r)).to("out-before", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out-after", S, S).output("out-before", S, S);
+            h.pipe("in", "k", "v1", 1);
+            h.pipe("in", "k", "v2", 2);
+            h.pipe("in", "j", "w3", 3);
+            h.pipe("in", "k", "v4", 0);
+            h.finish();
+        });
+
+        // Three paths into one topic: direct, through a repartition, through a count; the order
+        // of the records in the topic.
+        scenarios.put("fan_in_same_topic_order", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", SS);
+            s.mapValues(v -> "direct:" + v).to("out", PSS);
+            s.selectKey((k, v) -> v).repartition().mapValues(v -> "rp:" + v).to("out", PSS);
+            s.groupByKey().count().toStream().mapValues(v -> "count:" + v).to("out", PSS);
+            s.mapValues(v -> "late:" + v).to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out", S, S);
+            h.pipe("in", "k", "a", 1);
+            h.pipe("in", "k", "b", 2);
+            h.pipe("in", "j", "c", 1);
+            h.finish();
+        });
+
+        // Suppress until a time limit: a key updated while buffered is emitted at the limit
+        // after its first buffered update or its last.
+        scenarios.put("suppress_time_limit_updates", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            b.table("in", SS).suppress(Suppressed.untilTimeLimit(Duration.ofMillis(10), BufferConfig.unbounded()))
+                .toStream().to("out", PSS);
+            b.stream("in2", SS).groupByKey().count()
+                .suppress(Suppressed.untilTimeLimit(Duration.ofMillis(10), BufferConfig.maxRecords(5)))
+                .toStream().to("out-count", PSL);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("in2", S, S).output("out", S, S).output("out-count", S, L);
+            h.pipe("in", "a", "1", 0);
+            h.pipe("in", "a", "2", 8);
+            h.pipe("in", "c", "3", 10);
+            h.pipe("in", "c", "4", 17);
+            h.pipe("in", "d", "5", 18);
+            h.pipe("in", "d", "6", 5);
+            h.pipe("in", "e", "7", 40);
+            h.pipe("in2", "a", "x", 0);
+            h.pipe("in2", "a", "x", 8);
+            h.pipe("in2", "b", "x", 10);
+            h.pipe("in2", "b", "x", 18);
+            h.pipe("in2", "c", "x", 30);
             h.finish();
         });
     }
