@@ -1,6 +1,7 @@
 // kgrouped_table<K,V>: a table regrouped by a new key, for count / reduce / aggregate with a
 // subtractor. The updates travel through a repartition topic named after the grouping
-// (grouped::as) or the store. Include <kstreams/dsl.hpp>.
+// (grouped::as: one topic shared by all its aggregations) or each aggregation's store. Include
+// <kstreams/dsl.hpp>.
 #pragma once
 
 #include <cstdint>
@@ -98,6 +99,10 @@ private:
         using change_serde_t = dsl_detail::change_serde<V, serde_ref<V>>;
         dsl_detail::type_repartition<K, change<V>>(s, key_serde_, serde_ref<change<V>>(change_serde_t{value_serde_}));
         s.optimizable = false;  // Kafka's GroupedTableOperationRepartitionNode
+        // A named grouping's aggregations share its one topic (the first one's sink and source);
+        // unnamed, each writes its own, named after its store (Kafka's KGroupedTableImpl).
+        s.shareable = !repartition_name_.empty();
+        s.share_key = repartition_name_;
 
         auto info = std::make_shared<dsl_detail::table_info>();
         info->has_own_store = true;

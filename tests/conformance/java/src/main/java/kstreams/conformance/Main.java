@@ -358,6 +358,7 @@ public final class Main {
         Hunt11Scenarios.register(SCENARIOS);
         JoinD12Scenarios.register(SCENARIOS);
         Lead13Scenarios.register(SCENARIOS);
+        Hunt13Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
