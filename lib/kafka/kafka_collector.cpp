@@ -109,25 +109,24 @@ void kafka_collector::delivered(const rd_kafka_message_t* msg) {
         const std::string what = std::string("could not write a record to ") +
                                  describe_partition(rd_kafka_topic_name(msg->rkt), msg->partition) + ": " +
                                  rd_kafka_err2str(msg->err);
+        bool let_go;
+        const char* by;
         if (handler_) {
             const failed_record record{rd_kafka_topic_name(msg->rkt), msg->partition, message_key(msg),
                                        message_value(msg), message_timestamp(msg)};
-            if (handle_production_error(record, what, {})) {
-                ++dropped_;
-                if (transactional_ && continued_in_transaction_.empty()) continued_in_transaction_ = what;
-                KSTREAMS_LOG(warn, what + "; dropped (production.exception.handler: continue)");
-            } else if (failure_.empty()) {
-                failure_ = what;
-            }
+            let_go = handle_production_error(record, what, {});
+            by = "production.exception.handler: continue";
+        } else {
+            let_go = policy_ != production_error_policy::fail;
+            by = "log-and-continue";
+        }
+        if (!let_go) {
+            if (failure_.empty()) failure_ = what;
             return;
         }
-        if (policy_ == production_error_policy::fail) {
-            if (failure_.empty()) failure_ = what;
-        } else {
-            ++dropped_;
-            if (transactional_ && continued_in_transaction_.empty()) continued_in_transaction_ = what;
-            KSTREAMS_LOG(warn, what + "; dropped (log-and-continue)");
-        }
+        ++dropped_;
+        if (transactional_ && continued_in_transaction_.empty()) continued_in_transaction_ = what;
+        KSTREAMS_LOG(warn, what + "; dropped (" + by + ")");
         return;
     }
     ++acknowledged_;
