@@ -105,7 +105,7 @@ TEST_CASE("table_map_values_materialized") {
     streams_builder b;
     b.table<str, str>("users")
         .map_values([](const str& r) { return "region-" + r; }, materialized<>::as("mapped"))
-        .filter_not([](const str&, const str& r) { return r == "region-us"; }, named{"not-us"},
+        .filter_not([](const str&, const str& r) { return r == "region-us"; }, named::as("not-us"),
                     materialized<>::as("not-us-store").with_caching_disabled())
         .group_by([](const str& u, const str& r) { return std::pair<str, str>(r, u); })
         .count()

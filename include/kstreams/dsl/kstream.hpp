@@ -212,9 +212,15 @@ public:
 
     /// Runs a Processor API processor: supplier() returns a std::unique_ptr<P> with P a
     /// processor<K, V, KOut, VOut>; `stores` are the names of stores (added with
-    /// streams_builder::add_state_store) it may use. The processor may change keys.
+    /// streams_builder::add_state_store) it may use: `process(supplier, {"seen"})` as Kafka's
+    /// `process(supplier, "seen")`, `process(supplier, named::as("p"), {"seen"})` with a name.
+    /// The processor may change keys.
     template <class Supplier>
-    auto process(Supplier supplier, named n = {}, std::vector<std::string> stores = {}) const {
+    auto process(Supplier supplier, std::vector<std::string> stores = {}) const {
+        return process(std::move(supplier), named{}, std::move(stores));
+    }
+    template <class Supplier>
+    auto process(Supplier supplier, named n, std::vector<std::string> stores = {}) const {
         using P = typename std::invoke_result_t<Supplier&>::element_type;
         static_assert(processor_type<P>, "kstreams: process(): the supplier must return std::unique_ptr<P> with P derived from processor<K, V, KOut, VOut>");
         static_assert(std::is_same_v<typename P::key_in, K> && std::is_same_v<typename P::value_in, V>,
@@ -224,7 +230,11 @@ public:
     }
     /// As process(), for a processor that keeps the key (fixed_key_processor<K, V, VOut>).
     template <class Supplier>
-    auto process_values(Supplier supplier, named n = {}, std::vector<std::string> stores = {}) const {
+    auto process_values(Supplier supplier, std::vector<std::string> stores = {}) const {
+        return process_values(std::move(supplier), named{}, std::move(stores));
+    }
+    template <class Supplier>
+    auto process_values(Supplier supplier, named n, std::vector<std::string> stores = {}) const {
         using P = typename std::invoke_result_t<Supplier&>::element_type;
         static_assert(processor_type<P>, "kstreams: process_values(): the supplier must return std::unique_ptr<P> with P derived from fixed_key_processor<K, V, VOut>");
         static_assert(std::is_same_v<typename P::key_in, K> && std::is_same_v<typename P::value_in, V> &&
@@ -238,7 +248,11 @@ public:
     /// As process(), for an async_processor (kstreams/async.hpp): its process() is a coroutine
     /// that may co_await; records of one key stay in order, other keys overlap.
     template <class Supplier>
-    auto process_async(Supplier supplier, named n = {}, std::vector<std::string> stores = {}) const {
+    auto process_async(Supplier supplier, std::vector<std::string> stores = {}) const {
+        return process_async(std::move(supplier), named{}, std::move(stores));
+    }
+    template <class Supplier>
+    auto process_async(Supplier supplier, named n, std::vector<std::string> stores = {}) const {
         using P = typename std::invoke_result_t<Supplier&>::element_type;
         static_assert(kstreams::detail::async_processor_marked<P>, "kstreams: process_async(): the supplier must return std::unique_ptr<P> with P derived from async_processor<K, V, KOut, VOut> (include <kstreams/async.hpp>)");
         static_assert(std::is_same_v<typename P::key_in, K> && std::is_same_v<typename P::value_in, V>,

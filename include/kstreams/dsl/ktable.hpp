@@ -67,13 +67,10 @@ public:
     /// new value through a value_transformer_with_key<K, V, VOut> made by supplier() (one per
     /// task), which may read and write the `stores` (added with streams_builder::add_state_store)
     /// and schedule punctuations; it sees deletes as nullopt and may return a row for them, and
-    /// its nullopt deletes the row. Kept in a store when given a `materialized` with a name.
+    /// its nullopt deletes the row. Kept in a store when given a `materialized` with a name. A
+    /// braced list is always the stores: `transform_values(supplier, materialized, {"s"})`.
     template <class Supplier>
     auto transform_values(Supplier supplier, std::vector<std::string> stores = {}) const;
-    template <class Supplier>
-    auto transform_values(Supplier supplier, std::initializer_list<std::string> stores) const {
-        return transform_values(std::move(supplier), std::vector<std::string>(stores));
-    }
     template <class Supplier>
     auto transform_values(Supplier supplier, named n, std::vector<std::string> stores = {}) const;
     template <class Supplier, class KS, class VS>

@@ -23,10 +23,18 @@
 namespace kstreams {
 
 /// A name for the processor a DSL call creates (and for stores and topics derived from it).
+/// Spelled named::as("name") only: no braced string converts to it, so that a braced list after a
+/// supplier (`process(supplier, {"store"})`) is always the list of stores, as Kafka's
+/// `process(supplier, "store")`, and never silently a name.
 struct named {
-    std::string name;
-    static named as(std::string n) { return {std::move(n)}; }
+    named() = default;
+    static named as(std::string n) {
+        named out;
+        out.name = std::move(n);
+        return out;
+    }
     bool empty() const { return name.empty(); }
+    std::string name;
 };
 
 /// No custom partitioner: the default (murmur2 of the serialized key).
