@@ -22,6 +22,11 @@ public:
         return it == counters_.end() ? 0 : it->second;
     }
     const std::map<std::string, std::uint64_t, std::less<>>& all() const { return counters_; }
+    /// Forgets the counters whose names start with `prefix` (references to them dangle).
+    void erase_prefix(std::string_view prefix) {
+        for (auto it = counters_.lower_bound(prefix); it != counters_.end() && it->first.starts_with(prefix);)
+            it = counters_.erase(it);
+    }
 
 private:
     std::map<std::string, std::uint64_t, std::less<>> counters_;

@@ -10,22 +10,25 @@
 #include <string_view>
 #include <typeinfo>
 
+#include <kstreams/context_info.hpp>
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/punctuation.hpp>
 #include <kstreams/record.hpp>
+#include <kstreams/serde.hpp>
 #include <kstreams/task_id.hpp>
 
 namespace kstreams {
 
 class state_store;
 
-/// What a processor sees of its task: forwarding, punctuation, stores, metadata and time.
+/// What a processor sees of its task: forwarding, punctuation, stores, metadata and time, and (from
+/// context_info) the app's configuration, the task's directory and user metrics.
 template <class KOut, class VOut>
-class processor_context {
+class processor_context : public context_info {
 public:
-    processor_context(detail::node& self, detail::task_context& task) : self_(&self), task_(&task) {}
+    processor_context(detail::node& self, detail::task_context& task) : context_info(task), self_(&self) {}
 
     /// Passes a record to every child of this processor.
     void forward(const record<KOut, VOut>& r) const { self_->forward(r); }
@@ -59,13 +62,23 @@ public:
     std::int64_t current_system_time_ms() const { return task_->wall_clock_time(); }
     /// Asks the runtime to commit soon (after the current record).
     void commit() const { task_->request_commit(); }
-    std::string_view application_id() const { return task_->application_id(); }
-    kstreams::task_id task_id() const { return task_->id(); }
     const std::string& processor_name() const { return self_->name(); }
+    /// The default serde of the output key type, or of T (Kafka's keySerde(): kstreams picks
+    /// serdes by type, so the default serde is the type's, kstreams::serde<T>).
+    template <class T = KOut>
+    kstreams::serde<T> key_serde() const {
+        static_assert(require_default_serde<T>());
+        return {};
+    }
+    /// The default serde of the output value type, or of T (Kafka's valueSerde()).
+    template <class T = VOut>
+    kstreams::serde<T> value_serde() const {
+        static_assert(require_default_serde<T>());
+        return {};
+    }
 
 private:
     detail::node* self_;
-    detail::task_context* task_;
 };
 
 namespace detail {

@@ -126,6 +126,13 @@ struct streams_config {
     /// kafka_streams::status_address() tells which).
     std::string status_listener;
 
+    /// The application's settings as its processors read them (processor_context::app_configs(),
+    /// Kafka's appConfigs()): every property from_properties() read, and settings of your own.
+    /// A property that is neither Kafka Streams', nor prefixed for one client ("consumer.",
+    /// "producer.", "admin."), nor librdkafka's is kept here only (logged once, as Kafka logs a
+    /// config it does not know) instead of being handed to librdkafka, which refuses it.
+    std::map<std::string, std::string> app_configs;
+
     /// librdkafka settings passed through: `kafka` to every client, the others to one kind.
     std::map<std::string, std::string> kafka;
     std::map<std::string, std::string> consumer;
@@ -137,7 +144,8 @@ struct streams_config {
     /// "statestore.cache.max.bytes", "max.task.idle.ms", "buffered.records.per.partition",
     /// "replication.factor", "group.instance.id", "rocksdb.block.cache.bytes",
     /// "rocksdb.write.buffer.manager.bytes", ...); keys prefixed "consumer.", "producer." or
-    /// "admin." go to that client; any other key goes to every client. Throws
+    /// "admin." go to that client; any other key librdkafka knows goes to every client, and the
+    /// rest only to app_configs (every key is in app_configs too). Throws
     /// std::invalid_argument naming a key whose value is not valid.
     static streams_config from_properties(const std::map<std::string, std::string>& props);
 

@@ -1,4 +1,5 @@
 // task_context: what is not a runner's to implement.
+#include <kstreams/context_info.hpp>
 #include <kstreams/detail/task_context.hpp>
 
 #include <charconv>
@@ -24,3 +25,20 @@ std::int64_t internal_config::milliseconds(const task_context& ctx, std::string_
 }
 
 }  // namespace kstreams::detail
+
+namespace kstreams {
+
+const detail::app_config_map& detail::task_context::app_configs() const {
+    static const app_config_map none;
+    return none;
+}
+
+std::map<std::string, std::string> context_info::app_configs_with_prefix(std::string_view prefix) const {
+    std::map<std::string, std::string> out;
+    const auto& all = app_configs();
+    for (auto it = all.lower_bound(prefix); it != all.end() && it->first.starts_with(prefix); ++it)
+        out.emplace(it->first.substr(prefix.size()), it->second);
+    return out;
+}
+
+}  // namespace kstreams

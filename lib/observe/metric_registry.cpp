@@ -6,6 +6,7 @@
 
 #include "lib/observe/e2e_latency.hpp"
 #include "lib/observe/latency.hpp"
+#include "lib/observe/user_sensors.hpp"
 #include "lib/state/store_counters.hpp"
 
 namespace kstreams::detail {
@@ -24,6 +25,70 @@ std::string key_of(const std::string& group, const std::string& name, const tags
 double counter(const kstreams::metrics& m, std::string_view name) { return static_cast<double>(m.value(name)); }
 
 }  // namespace
+
+void metric_registry::user_sensor_samples(const thread_snapshot& th, clock::time_point now,
+                                          std::vector<metric_sample>& out) {
+    namespace us = user_sensors;
+    // A metric of the same name in several tasks of the thread is one (Kafka's sensors are per
+    // thread): counts and sums add up, max and min over the tasks.
+    struct aggregate {
+        std::string description;
+        sensor_stat stat = sensor_stat::count;
+        double count = 0, sum = 0, max = nan, min = nan;
+    };
+    std::map<std::pair<std::string, tags>, aggregate> metrics;
+    for (const auto& t : th.tasks) {
+        const kstreams::metrics& tm = t.counters;
+        for (auto it = tm.all().lower_bound(us::metric_prefix); it != tm.all().end() && it->first.starts_with(us::metric_prefix); ++it) {
+            auto d = us::parse_descriptor(it->first, it->second);
+            if (!d) continue;
+            for (auto& [k, v] : d->name.tags)
+                if (v == us::thread_id_placeholder) v = th.thread_id;
+            aggregate& a = metrics[{d->name.group + "/" + d->name.name, d->name.tags}];
+            a.description = d->name.description;
+            a.stat = d->stat;
+            const double count = counter(tm, us::aggregate(d->sensor, "count"));
+            a.count += count;
+            a.sum += us::from_fixed(tm.value(us::aggregate(d->sensor, "sum")));
+            if (count > 0) {
+                const double mx = us::from_fixed(tm.value(us::aggregate(d->sensor, "max")));
+                const double mn = us::from_fixed(tm.value(us::aggregate(d->sensor, "min")));
+                a.max = std::isnan(a.max) ? mx : std::max(a.max, mx);
+                a.min = std::isnan(a.min) ? mn : std::min(a.min, mn);
+            }
+        }
+    }
+    for (const auto& [key, a] : metrics) {
+        const auto slash = key.first.find('/');
+        const std::string group = key.first.substr(0, slash), name = key.first.substr(slash + 1);
+        const std::string history = key_of(group, name, key.second);
+        double value = 0;
+        metric_kind kind = metric_kind::gauge;
+        switch (a.stat) {
+            case sensor_stat::count: value = a.count; kind = metric_kind::counter; break;
+            case sensor_stat::total: value = a.sum; kind = metric_kind::counter; break;
+            case sensor_stat::max: value = a.max; break;
+            case sensor_stat::min: value = a.min; break;
+            case sensor_stat::rate: {
+                const delta d = grown(history, a.count, now);
+                value = d.seconds > 0 ? d.value / d.seconds : 0.0;
+                break;
+            }
+            case sensor_stat::sum_rate: {
+                const delta d = grown(history, a.sum, now);
+                value = d.seconds > 0 ? d.value / d.seconds : 0.0;
+                break;
+            }
+            case sensor_stat::avg: {
+                const delta sum = grown(history + "|sum", a.sum, now);
+                const delta count = grown(history + "|count", a.count, now);
+                value = count.value > 0 ? sum.value / count.value : nan;
+                break;
+            }
+        }
+        out.push_back({group, name, a.description, key.second, value, kind});
+    }
+}
 
 metric_registry::delta metric_registry::grown(const std::string& key, double total, clock::time_point now) {
     auto& h = history_[key];
@@ -113,6 +178,8 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
         }
         add("consumer-fetch-manager-metrics", "records-lag-max",
             "The maximum lag in terms of number of records for any partition", {{"client-id", consumer_id}}, lag_max);
+
+        user_sensor_samples(th, now, out);
 
         // ---- tasks: stream-task-metrics, stream-processor-node-metrics, stream-state-metrics
         for (const auto& t : th.tasks) {

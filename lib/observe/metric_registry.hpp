@@ -43,6 +43,8 @@ private:
     };
     /// How much `total` (a counter named `key`) grew over the window, and in how long.
     delta grown(const std::string& key, double total, clock::time_point now);
+    /// The metrics of the user sensors of a thread's tasks (kstreams/streams_metrics.hpp).
+    void user_sensor_samples(const thread_snapshot& th, clock::time_point now, std::vector<metric_sample>& out);
 
     std::mutex mutex_;
     clock::time_point start_;

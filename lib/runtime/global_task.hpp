@@ -66,6 +66,9 @@ public:
     std::int64_t stream_time() const override { return -1; }
     std::int64_t wall_clock_time() const override { return env_.wall_clock(); }
     std::optional<std::string_view> app_config(std::string_view key) const override { return app_config_of(env_, key); }
+    const app_config_map& app_configs() const override { return env_.app_configs; }
+    std::string state_directory() const override { return task_directory().string(); }
+    metrics_recording_level recording_level() const override { return env_.recording_level; }
     cancellable schedule(node& owner, std::chrono::milliseconds interval, punctuation_type type,
                          punctuator callback) override;
     state_store& store(std::string_view name, const node& asker) override;

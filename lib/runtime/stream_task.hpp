@@ -60,7 +60,7 @@ struct task_environment {
     std::chrono::milliseconds state_lock_wait{10000};
     /// The application's settings its processors read (task_context::app_config), among them
     /// Kafka's internal emit intervals (detail/internal_configs.hpp).
-    std::map<std::string, std::string, std::less<>> app_configs;
+    app_config_map app_configs;
     /// Where async processors run (kstreams/async.hpp): the executor of the thread running the tasks.
     boost::asio::any_io_executor executor;
     /// Called each time an async record completes (the runner wakes up to process what follows).
@@ -78,6 +78,8 @@ struct task_environment {
     /// metrics.recording.level DEBUG: every node counts the records it processes
     /// (`node-process-total.<node>` in the task's metrics; Kafka's processor-node process-total).
     bool node_metrics = false;
+    /// metrics.recording.level, for user sensors (kstreams/streams_metrics.hpp).
+    metrics_recording_level recording_level = metrics_recording_level::info;
     /// The error handlers (error_handling.hpp); null: `on_deserialization_error` decides and
     /// processing errors fail the task.
     const error_handlers* errors = nullptr;
@@ -183,6 +185,9 @@ public:
     std::int64_t stream_time() const override { return stream_time_; }
     std::int64_t wall_clock_time() const override { return env_.wall_clock(); }
     std::optional<std::string_view> app_config(std::string_view key) const override { return app_config_of(env_, key); }
+    const app_config_map& app_configs() const override { return env_.app_configs; }
+    std::string state_directory() const override { return task_directory().string(); }
+    metrics_recording_level recording_level() const override { return env_.recording_level; }
     cancellable schedule(node& owner, std::chrono::milliseconds interval, punctuation_type type,
                          punctuator callback) override;
     state_store& store(std::string_view name, const node& asker) override;

@@ -190,11 +190,14 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         const auto& cfg = ctx.config;
         env.application_id = cfg.application_id;
         env.wall_clock = &now_ms;
-        env.app_configs = {
-            {std::string(internal_config::windowed_aggregation_emit_interval_ms), std::to_string(cfg.windowed_emit_interval.count())},
-            {std::string(internal_config::outer_join_emit_interval_ms), std::to_string(cfg.outer_join_emit_interval.count())}};
+        env.app_configs = app_config_map(cfg.app_configs.begin(), cfg.app_configs.end());
+        env.app_configs[std::string(internal_config::windowed_aggregation_emit_interval_ms)] =
+            std::to_string(cfg.windowed_emit_interval.count());
+        env.app_configs[std::string(internal_config::outer_join_emit_interval_ms)] =
+            std::to_string(cfg.outer_join_emit_interval.count());
         env.metrics = &metrics;
         env.node_metrics = cfg.metrics_recording_level != metrics_recording_level::info;
+        env.recording_level = cfg.metrics_recording_level;
         commit_latency.emplace(metrics, "commit");
         poll_latency.emplace(metrics, "poll");
         process_latency.emplace(metrics, "process");

@@ -3,6 +3,10 @@
 #include <kstreams/timestamp_extractors.hpp>
 
 #include <charconv>
+#include <vector>
+
+#include "lib/core/log.hpp"
+#include "lib/kafka/client_property.hpp"
 #include <string_view>
 #include <stdexcept>
 
@@ -28,11 +32,35 @@ bool builtin_handler(const std::string& key, const std::string& value, std::stri
     throw std::invalid_argument("streams config: " + key + "=" + value + " is not one of " + std::string(resume) +
                                 ", " + std::string(fail) + "; set a handler of your own in code (streams_config::errors)");
 }
+/// StreamsConfig settings kstreams has nothing for (standby replicas, the task assignor's knobs,
+/// Java-only classes): not the clients' either.
+bool unimplemented_streams_setting(std::string_view key) {
+    static constexpr std::string_view names[] = {
+        "acceptable.recovery.lag", "built.in.metrics.version", "default.client.supplier",
+        "default.list.key.serde.inner", "default.list.key.serde.type", "default.list.value.serde.inner",
+        "default.list.value.serde.type", "enable.metrics.push", "ensure.explicit.internal.resource.naming",
+        "group.protocol", "log.summary.interval.ms", "max.warmup.replicas", "metric.reporters",
+        "metrics.num.samples", "metrics.sample.window.ms", "num.standby.replicas", "poll.ms",
+        "probing.rebalance.interval.ms", "rack.aware.assignment.non_overlap_cost", "rack.aware.assignment.strategy",
+        "rack.aware.assignment.tags", "rack.aware.assignment.traffic_cost", "repartition.purge.interval.ms",
+        "rocksdb.config.setter", "state.cleanup.delay.ms", "task.assignor.class", "upgrade.from",
+        "window.size.ms", "windowed.inner.class.serde"};
+    for (auto n : names)
+        if (key == n) return true;
+    return key.starts_with("client.tag.");
+}
+
+std::string joined(const std::vector<std::string>& keys) {
+    std::string out;
+    for (const auto& k : keys) out += (out.empty() ? "'" : ", '") + k + "'";
+    return out;
+}
 }  // namespace
 
 streams_config streams_config::from_properties(const std::map<std::string, std::string>& props) {
     streams_config c;
     std::optional<dsl_store_type> dsl_store, dsl_suppliers;
+    std::vector<std::string> unknown, not_implemented;
     for (const auto& [key, value] : props) {
         if (key == "application.id") c.application_id = value;
         else if (key == "default.dsl.store") {
@@ -110,8 +138,19 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         } else if (key.rfind("consumer.", 0) == 0) c.consumer[key.substr(9)] = value;
         else if (key.rfind("producer.", 0) == 0) c.producer[key.substr(9)] = value;
         else if (key.rfind("admin.", 0) == 0) c.admin[key.substr(6)] = value;
-        else c.kafka[key] = value;
+        else if (unimplemented_streams_setting(key)) not_implemented.push_back(key);
+        else if (kafka::librdkafka_knows(key, value)) c.kafka[key] = value;
+        else unknown.push_back(key);
     }
+    // Every property is the application's to read (Kafka's appConfigs()); unknown ones only there.
+    c.app_configs.insert(props.begin(), props.end());
+    if (!unknown.empty())
+        KSTREAMS_LOG(warn, "streams config: " + joined(unknown) +
+                               " supplied but not a known config of Kafka Streams or librdkafka; kept for the "
+                               "processors (processor_context::app_configs()), not given to the clients");
+    if (!not_implemented.empty())
+        KSTREAMS_LOG(warn, "streams config: " + joined(not_implemented) +
+                               " (Kafka Streams) not implemented by kstreams: no effect; kept in app_configs");
     // The newer setting wins where both are given.
     if (dsl_suppliers) c.default_dsl_store = *dsl_suppliers;
     else if (dsl_store) c.default_dsl_store = *dsl_store;

@@ -39,6 +39,9 @@ driver_config driver_config::from_properties(const std::map<std::string, std::st
     c.max_async_in_flight_per_task = s.max_async_in_flight_per_task;
     c.default_timestamp_extractor = s.default_timestamp_extractor;
     c.default_dsl_store = s.default_dsl_store;
+    c.app_configs = s.app_configs;
+    for (const auto& [key, value] : properties) c.app_configs.emplace(key, value);  // the intervals too
+    c.metrics_recording_level = s.metrics_recording_level;
     return c;
 }
 

@@ -109,10 +109,12 @@ struct topology_test_driver::impl {
         env.stores.rocksdb = std::make_shared<state::rocksdb_shared>(config.rocksdb);
         env.application_id = config.application_id;
         env.wall_clock = [this] { return wall_clock; };
-        env.app_configs = {
-            {std::string(detail::internal_config::outer_join_emit_interval_ms), std::to_string(config.outer_join_emit_interval_ms)},
-            {std::string(detail::internal_config::windowed_aggregation_emit_interval_ms),
-             std::to_string(config.windowed_aggregation_emit_interval_ms)}};
+        env.app_configs = detail::app_config_map(config.app_configs.begin(), config.app_configs.end());
+        env.app_configs[std::string(detail::internal_config::outer_join_emit_interval_ms)] =
+            std::to_string(config.outer_join_emit_interval_ms);
+        env.app_configs[std::string(detail::internal_config::windowed_aggregation_emit_interval_ms)] =
+            std::to_string(config.windowed_aggregation_emit_interval_ms);
+        env.recording_level = config.metrics_recording_level;
         env.collector = &producer;
         env.executor = io.get_executor();
         env.metrics = &metrics;

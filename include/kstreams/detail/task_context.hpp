@@ -4,12 +4,15 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <typeinfo>
 
+#include <kstreams/metric_samples.hpp>
 #include <kstreams/metrics.hpp>
 #include <kstreams/punctuation.hpp>
 #include <kstreams/record.hpp>
@@ -37,6 +40,9 @@ public:
     virtual std::int32_t partition_count(std::string_view topic) = 0;
 };
 
+/// The application's settings as processors read them (task_context::app_configs).
+using app_config_map = std::map<std::string, std::string, std::less<>>;
+
 /// One task_context::task_slot.
 struct task_slot_entry {
     const std::type_info* type = nullptr;
@@ -58,6 +64,12 @@ public:
         (void)key;
         return std::nullopt;
     }
+    /// Every setting of the application (Kafka's ProcessorContext.appConfigs()); empty by default.
+    virtual const app_config_map& app_configs() const;
+    /// The task's directory (Kafka's ProcessorContext.stateDir()); empty where there is none.
+    virtual std::string state_directory() const { return {}; }
+    /// metrics.recording.level: user sensors above it record nothing.
+    virtual metrics_recording_level recording_level() const { return metrics_recording_level::info; }
     /// State the processors of one task share (e.g. both sides of a stream-stream join): made
     /// (value-initialized) on the first ask for `key`, gone with the task. Every asker of a key
     /// must ask for the same T; another T is a topology_error.

@@ -14,6 +14,7 @@
 #include <typeinfo>
 
 #include <kstreams/detail/node.hpp>
+#include <kstreams/context_info.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/punctuation.hpp>
@@ -35,9 +36,10 @@ using nullable = std::conditional_t<is_optional_v<T>, T, std::optional<T>>;
 
 /// What a value transformer sees of its task: stores, punctuation, the record being processed and
 /// time. Forwarding is not offered: the transformer's result is what goes downstream.
-class value_transformer_context {
+class value_transformer_context : public context_info {
 public:
-    value_transformer_context(const detail::node& owner, detail::task_context& task) : owner_(&owner), task_(&task) {}
+    value_transformer_context(const detail::node& owner, detail::task_context& task)
+        : context_info(task), owner_(&owner) {}
 
     /// The store of this name connected to the operator (named in transform_values()), as type S.
     template <class S>
@@ -73,15 +75,12 @@ public:
     std::int64_t current_system_time_ms() const { return task_->wall_clock_time(); }
     /// Asks the runtime to commit soon.
     void commit() const { task_->request_commit(); }
-    std::string_view application_id() const { return task_->application_id(); }
-    kstreams::task_id task_id() const { return task_->id(); }
 
 private:
     template <class K, class V, class VOut, class Supplier>
     friend class dsl_detail::transform_values_getter;
 
     const detail::node* owner_;
-    detail::task_context* task_;
     std::optional<std::int64_t> row_timestamp_;  ///< set while a join's getter runs the transformer
 };
 

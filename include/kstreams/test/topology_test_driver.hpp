@@ -19,6 +19,7 @@
 
 #include <kstreams/detail/dsl_store_choice.hpp>
 #include <kstreams/error_handlers.hpp>
+#include <kstreams/metric_samples.hpp>
 #include <kstreams/metrics.hpp>
 #include <kstreams/record.hpp>
 #include <kstreams/serde.hpp>
@@ -91,6 +92,11 @@ struct driver_config {
     /// `default.dsl.store` / `dsl.store.suppliers.class`, as streams_config's: the kind of the DSL
     /// stores whose operators leave it open.
     dsl_store_type default_dsl_store = dsl_store_type::rocks_db;
+    /// What processors read as processor_context::app_configs(), as streams_config's (from_properties
+    /// keeps every property here).
+    std::map<std::string, std::string> app_configs;
+    /// `metrics.recording.level`: user sensors (kstreams/streams_metrics.hpp) above it record nothing.
+    kstreams::metrics_recording_level metrics_recording_level = kstreams::metrics_recording_level::info;
 
     /// Reads Kafka Streams properties as Kafka's `TopologyTestDriver(topology, properties)` does:
     /// `application.id`, `state.dir`, `statestore.cache.max.bytes` (or the older
