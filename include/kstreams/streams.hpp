@@ -29,8 +29,14 @@ class state_restore_listener;
 template <class Type>
 class store_query_parameters;
 
+template <class R>
+class state_query_request;
+template <class R>
+class state_query_result;
+
 namespace detail {
 class queryable_instance;
+struct partition_query;
 struct raw_record;
 /// Lists the local instances of a queried store, at each call (kstreams/state/queryable_store.hpp).
 using instance_provider = std::function<std::vector<std::shared_ptr<queryable_instance>>()>;
@@ -173,6 +179,25 @@ struct store_restoration {
     std::int64_t remaining = -1;  ///< records left up to the end offset; -1 while it is not known yet
 };
 
+/// How close() stops the app (Kafka's CloseOptions).
+struct close_options {
+    /// How long close() waits for the stream threads to stop.
+    std::chrono::milliseconds timeout = std::chrono::milliseconds::max();
+    /// Kafka's leaveGroup / GroupMembershipOperation.LEAVE_GROUP: the consumers leave the group at
+    /// once, so that the others take their partitions over without waiting for the session
+    /// timeout. false (Kafka Streams' default): they stay members until the session times out,
+    /// so an instance restarted within it gets its partitions back without a second rebalance.
+    /// With static membership (group_instance_id) librdkafka cannot leave: a warning says so.
+    bool leave_group = false;
+};
+
+/// How far one local store's partition is behind its changelog (Kafka's LagInfo).
+struct lag_info {
+    std::int64_t current_offset_position = 0;  ///< the changelog offset the store holds up to
+    std::int64_t end_offset_position = 0;      ///< the changelog's end offset
+    std::int64_t offset_lag = 0;               ///< max(0, end - current)
+};
+
 /// What to do after a stream thread died of an exception (StreamsUncaughtExceptionHandler).
 enum class uncaught_exception_response { replace_thread, shutdown_client };
 
@@ -202,7 +227,11 @@ public:
     void start();
     /// Stops the stream threads: finishes in-flight work, commits, closes stores and writes
     /// checkpoints. Returns false if the threads did not stop within `timeout`.
+    /// kstreams' close() leaves the group (Kafka's close() does not: close(close_options{}) is
+    /// Kafka's); as close(close_options{timeout, true}).
     bool close(std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
+    /// Kafka's close(CloseOptions): as close(timeout), leaving the group only when asked.
+    bool close(const close_options& options);
 
     /// Deletes this application's local state, `<state.dir>/<application.id>` (every task's
     /// stores and checkpoint), as Kafka's cleanUp(): before start() or after close() only; throws
@@ -308,6 +337,25 @@ public:
     static std::int32_t default_partition(std::string_view key_bytes, std::int32_t partitions);
     /// This instance's stream threads and their active tasks (Kafka's metadataForLocalThreads).
     std::vector<thread_metadata> metadata_for_local_threads() const;
+    /// Kafka's allLocalStorePartitionLags(): for every store with a changelog of every local task,
+    /// by store and partition, the changelog offset it holds (a running task's: the end offset),
+    /// the changelog's end offset (asked of the cluster) and the lag; the tasks' positions are as
+    /// of the stream threads' last publication (every 100 ms or so while they run). Throws
+    /// streams_error when the end offsets cannot be fetched.
+    std::map<std::string, std::map<std::int32_t, lag_info>> all_local_store_partition_lags() const;
+
+    /// Interactive queries v2 (Kafka's KafkaStreams#query, KIP-796): runs a query
+    /// (kstreams/state/state_query.hpp: key_query, range_query, window_key_query, ...) on the
+    /// local partitions of a store, each partition's result or failure apart. Throws
+    /// unknown_state_store_error for a name the topology does not have, and
+    /// streams_not_started_error / invalid_state_store_error unless RUNNING or REBALANCING.
+    template <class R>
+    state_query_result<R> query(const state_query_request<R>& request) const;
+    /// What query() reads through: the local partitions of `store` asked for (all: nullopt), each
+    /// with its instance or the reason it cannot be queried.
+    std::vector<detail::partition_query> query_partitions(const std::string& store,
+                                                          const std::optional<std::vector<std::int32_t>>& partitions,
+                                                          bool require_active) const;
 
 private:
     struct impl;

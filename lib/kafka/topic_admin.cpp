@@ -16,6 +16,16 @@ topic_admin::topic_admin(const std::map<std::string, std::string>& settings, std
     client_ = make_client(RD_KAFKA_PRODUCER, make_conf(settings, "admin client"), "admin client");
 }
 
+std::int64_t topic_admin::end_offset(const std::string& topic, std::int32_t partition) {
+    std::int64_t low = 0, high = 0;
+    const rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(client_.get(), topic.c_str(), partition, &low,
+                                                                     &high, static_cast<int>(timeout_.count()));
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR)
+        throw streams_error("the end offset of " + describe_partition(topic, partition) + " could not be fetched from " +
+                            bootstrap_ + ": " + rd_kafka_err2str(err));
+    return high;
+}
+
 bool topic_admin::reachable(std::chrono::milliseconds wait) {
     const rd_kafka_metadata_t* md = nullptr;
     // Brokers only (no topic asked for): the cheapest request a broker answers.

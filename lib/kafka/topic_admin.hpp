@@ -51,6 +51,9 @@ public:
     /// streams_error naming a topic that could not be created (cluster_unreachable when the
     /// cluster did not answer).
     void create_topics(const std::vector<topic_spec>& topics);
+    /// The end offset (high watermark) of a partition; throws streams_error naming it when the
+    /// cluster does not tell within the timeout.
+    std::int64_t end_offset(const std::string& topic, std::int32_t partition);
 
 private:
     rk_ptr client_;

@@ -14,6 +14,14 @@
 
 namespace kstreams::detail {
 
+/// A store's changelog partition and the offset the store holds up to (allLocalStorePartitionLags).
+struct changelog_position {
+    std::string store;
+    std::string topic;
+    std::int32_t partition = 0;
+    std::int64_t offset = -2;  ///< the next offset to restore; -2: a running task's, the end
+};
+
 /// One assigned task: its counters as of its last turn, its state, records restored so far.
 struct task_snapshot {
     kstreams::task_id id;
@@ -22,6 +30,7 @@ struct task_snapshot {
     bool suspended = false;
     std::uint64_t restored = 0;
     std::vector<topic_partition> partitions;
+    std::vector<changelog_position> changelogs;
 };
 
 struct thread_snapshot {

@@ -13,6 +13,7 @@
 #include <kstreams/embedded_cluster.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/state/queryable_store.hpp>
+#include <kstreams/state/state_query.hpp>
 #include <kstreams/topology.hpp>
 
 #include "lib/core/log.hpp"
@@ -657,7 +658,7 @@ struct kafka_streams::impl {
         start_threads();
     }
 
-    bool close(std::chrono::milliseconds timeout) {
+    bool close(std::chrono::milliseconds timeout, bool leave_group = true) {
         {
             std::unique_lock lock(mutex);
             if (state == streams_state::not_running) return true;
@@ -677,7 +678,11 @@ struct kafka_streams::impl {
             for (auto& t : retired) all.push_back(t.get());
         }
         // The threads bound their own shutdown (flushes) by it, so they end soon after it too.
-        for (auto* t : all) t->request_stop(deadline);
+        if (leave_group && !ctx.config.group_instance_id.empty())
+            KSTREAMS_LOG(warn, "stream-client " + ctx.config.application_id +
+                                   ": close asked to leave the group, but a static member (group.instance.id) cannot "
+                                   "leave through librdkafka; the group notices by session timeout");
+        for (auto* t : all) t->request_stop(deadline, leave_group);
         bool ok = true;
         for (auto* t : all) ok = t->join_until(deadline) && ok;
         if (global) {
@@ -737,6 +742,7 @@ std::optional<std::string> kafka_streams::remove_stream_thread(std::chrono::mill
     return impl_->remove_stream_thread(timeout);
 }
 bool kafka_streams::close(std::chrono::milliseconds timeout) { return impl_->close(timeout); }
+bool kafka_streams::close(const close_options& options) { return impl_->close(options.timeout, options.leave_group); }
 
 void kafka_streams::clean_up() {
     {
@@ -845,6 +851,23 @@ private:
     std::recursive_mutex* lock_;
 };
 
+void require_running(streams_state s) {
+    if (s == streams_state::created)
+        throw streams_not_started_error("KafkaStreams has not been started, you can retry after calling start()");
+    if (s != streams_state::running && s != streams_state::rebalancing)
+        throw invalid_state_store_error(std::string("KafkaStreams is not running. State is ") + to_string(s) + ".");
+}
+
+/// The topology's store of this name; throws unknown_state_store_error.
+template <class Stores>
+const auto& store_named(const Stores& stores, const std::string& store) {
+    auto def = std::find_if(stores.begin(), stores.end(), [&](const auto& d) { return d.builder->name() == store; });
+    if (def == stores.end())
+        throw unknown_state_store_error("Cannot get state store " + store +
+                                        " because no such store is registered in the topology.");
+    return *def;
+}
+
 }  // namespace
 
 detail::instance_provider kafka_streams::query_provider(const std::string& store, bool stale_stores,
@@ -852,17 +875,9 @@ detail::instance_provider kafka_streams::query_provider(const std::string& store
     auto queries = impl_->ctx.queries;
     {
         std::lock_guard lock(impl_->mutex);
-        const streams_state s = impl_->state;
-        if (s == streams_state::created)
-            throw streams_not_started_error("KafkaStreams has not been started, you can retry after calling start()");
-        if (s != streams_state::running && s != streams_state::rebalancing)
-            throw invalid_state_store_error(std::string("KafkaStreams is not running. State is ") + to_string(s) + ".");
+        require_running(impl_->state);
     }
-    const auto& stores = impl_->topo.model().stores;
-    auto def = std::find_if(stores.begin(), stores.end(), [&](const auto& d) { return d.builder->name() == store; });
-    if (def == stores.end())
-        throw unknown_state_store_error("Cannot get state store " + store +
-                                        " because no such store is registered in the topology.");
+    const auto* def = &store_named(impl_->topo.model().stores, store);
     if (def->global) {
         // As Kafka's GlobalStateStoreProvider: the one global instance, whatever the partition.
         state_store* global = impl_->ctx.global_store ? impl_->ctx.global_store(store) : nullptr;
@@ -879,16 +894,33 @@ detail::instance_provider kafka_streams::query_provider(const std::string& store
     return [queries, store, stale_stores, partition] { return queries->instances(store, stale_stores, partition); };
 }
 
-namespace {
-
-void require_running(streams_state s) {
-    if (s == streams_state::created)
-        throw streams_not_started_error("KafkaStreams has not been started, you can retry after calling start()");
-    if (s != streams_state::running && s != streams_state::rebalancing)
-        throw invalid_state_store_error(std::string("KafkaStreams is not running. State is ") + to_string(s) + ".");
+std::vector<detail::partition_query> kafka_streams::query_partitions(
+    const std::string& store, const std::optional<std::vector<std::int32_t>>& partitions, bool require_active) const {
+    const auto& def = store_named(impl_->topo.model().stores, store);
+    {
+        std::lock_guard lock(impl_->mutex);
+        require_running(impl_->state);
+    }
+    if (def.global) return {detail::partition_query{}};  // as Kafka's: a global result, unknown query type
+    return impl_->ctx.queries->partition_queries(store, partitions, require_active);
 }
 
-}  // namespace
+std::map<std::string, std::map<std::int32_t, lag_info>> kafka_streams::all_local_store_partition_lags() const {
+    const detail::client_snapshot client = impl_->observe();
+    std::map<std::string, std::map<std::int32_t, lag_info>> out;
+    std::optional<kafka::topic_admin> admin;
+    for (const auto& thread : client.threads)
+        for (const auto& task : thread.tasks)
+            for (const auto& c : task.changelogs) {
+                if (!admin)
+                    admin.emplace(merged(impl_->common_settings(), impl_->ctx.config.admin),
+                                  impl_->ctx.config.startup_timeout, impl_->cluster);
+                const std::int64_t end = admin->end_offset(c.topic, c.partition);
+                const std::int64_t current = c.offset == -2 ? end : c.offset;
+                out[c.store][c.partition] = {current, end, std::max<std::int64_t>(0, end - current)};
+            }
+    return out;
+}
 
 std::vector<streams_metadata> kafka_streams::metadata_for_all_streams_clients() const {
     require_running(state());

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <kstreams/state/queryable_store.hpp>
+#include <kstreams/state/state_query.hpp>
 
 #include "lib/runtime/stream_task.hpp"
 #include "lib/state/record_cache.hpp"
@@ -31,6 +32,11 @@ public:
             throw invalid_state_store_error(migrated(name_));
         const state::query_read_scope marked;
         read(*store);
+    }
+
+    std::map<std::string, std::map<std::int32_t, std::int64_t>> position() const override {
+        std::lock_guard lock(*slot_->lock);
+        return slot_->task ? slot_->task->position() : std::map<std::string, std::map<std::int32_t, std::int64_t>>{};
     }
 
 private:
@@ -89,4 +95,60 @@ std::vector<std::shared_ptr<queryable_instance>> query_registry::instances(
     return out;
 }
 
+std::vector<partition_query> query_registry::partition_queries(
+    const std::string& name, const std::optional<std::vector<std::int32_t>>& partitions, bool require_active) const {
+    std::vector<std::shared_ptr<query_slot>> slots;
+    {
+        std::lock_guard lock(mutex_);
+        slots = slots_;
+    }
+    std::sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) { return a->id < b->id; });
+    std::vector<partition_query> out;
+    auto listed = [&](std::int32_t p) {
+        return std::any_of(out.begin(), out.end(), [&](const auto& q) { return q.partition == p; });
+    };
+    for (const auto& slot : slots) {
+        const std::int32_t p = slot->id.partition;
+        if (partitions && std::find(partitions->begin(), partitions->end(), p) == partitions->end()) continue;
+        std::lock_guard lock(*slot->lock);
+        if (!slot->task || !slot->task->find_store(name) || listed(p)) continue;
+        partition_query q;
+        q.partition = p;
+        if (require_active && slot->phase != query_slot::phase::running) {
+            q.failure = failure_reason::not_active;
+            q.message = std::string("Query requires a running active task, but partition was in state ") +
+                        (slot->phase == query_slot::phase::restoring ? "RESTORING" : "SUSPENDED") + " and was active.";
+        } else {
+            q.instance = std::make_shared<task_store_instance>(slot, name, !require_active);
+        }
+        out.push_back(std::move(q));
+    }
+    if (partitions)
+        for (const std::int32_t p : *partitions)
+            if (!listed(p)) {
+                partition_query q;
+                q.partition = p;
+                q.failure = failure_reason::not_present;
+                q.message = "The requested partition was not present at the time of the query.";
+                out.push_back(std::move(q));
+            }
+    return out;
+}
+
 }  // namespace kstreams::detail
+
+namespace kstreams {
+
+const char* to_string(failure_reason r) noexcept {
+    switch (r) {
+        case failure_reason::unknown_query_type: return "UNKNOWN_QUERY_TYPE";
+        case failure_reason::not_active: return "NOT_ACTIVE";
+        case failure_reason::not_up_to_bound: return "NOT_UP_TO_BOUND";
+        case failure_reason::not_present: return "NOT_PRESENT";
+        case failure_reason::does_not_exist: return "DOES_NOT_EXIST";
+        case failure_reason::store_exception: return "STORE_EXCEPTION";
+    }
+    return "?";
+}
+
+}  // namespace kstreams

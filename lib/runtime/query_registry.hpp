@@ -20,6 +20,7 @@
 namespace kstreams::detail {
 
 class stream_task;
+struct partition_query;
 
 /// One task as queries see it. `task` and `phase` change only under `lock`.
 struct query_slot {
@@ -40,6 +41,12 @@ public:
     /// the store, and when one that does restores or is suspended and `stale` is false.
     std::vector<std::shared_ptr<queryable_instance>> instances(const std::string& name, bool stale,
                                                                 std::optional<std::int32_t> partition) const;
+    /// IQv2 (kstreams/state/state_query.hpp): each local partition of store `name` (those asked
+    /// for, or all) with its instance, or why it cannot answer (not_active when `require_active`
+    /// and its task is not running, not_present for a partition asked for that no task hosts).
+    std::vector<partition_query> partition_queries(const std::string& name,
+                                                   const std::optional<std::vector<std::int32_t>>& partitions,
+                                                   bool require_active) const;
     /// The app's state, as queries check it.
     std::atomic<streams_state> app_state{streams_state::created};
 

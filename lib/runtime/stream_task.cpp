@@ -221,6 +221,21 @@ std::int64_t stream_task::extract_timestamp(source_node& src, const raw_record& 
     return ts;
 }
 
+void stream_task::note_processed(const raw_record& raw) {
+    for (auto& p : processed_)
+        if (p.partition == raw.partition && p.topic == raw.topic) {
+            p.offset = raw.offset;
+            return;
+        }
+    processed_.push_back({std::string(raw.topic), raw.partition, raw.offset});
+}
+
+std::map<std::string, std::map<std::int32_t, std::int64_t>> stream_task::position() const {
+    std::map<std::string, std::map<std::int32_t, std::int64_t>> out;
+    for (const auto& p : processed_) out[p.topic][p.partition] = p.offset;
+    return out;
+}
+
 bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t timestamp, std::int64_t now_ms) {
     skipped_ = false;
     turn_now_ms_ = now_ms;
@@ -232,6 +247,7 @@ bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
     if (timestamp > stream_time_) stream_time_ = timestamp;
     metadata_ = {raw.topic, raw.partition, raw.offset};
     has_metadata_ = true;
+    note_processed(raw);
     stored_override_ = false;
     stored_raw_.reset();
     raw_copy_.reset();

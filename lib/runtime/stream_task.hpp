@@ -164,6 +164,9 @@ public:
     void clear_commit_request() { commit_requested_ = false; }
     const std::vector<changelog_registration>& changelogs() const { return changelogs_; }
     state_store* find_store(std::string_view name);
+    /// Per input topic and partition, the offset of the last record processed (IQv2's position);
+    /// read under the store lock.
+    std::map<std::string, std::map<std::int32_t, std::int64_t>> position() const;
     /// The changelog topic of the task's store `name`, or nullptr if it has none (not logged).
     const std::string* changelog_topic_of(std::string_view name) const {
         auto it = changelog_topic_of_.find(name);
@@ -357,6 +360,14 @@ private:
     std::shared_ptr<const state::raw_bytes> stored_raw_;
     record_metadata metadata_;
     bool has_metadata_ = false;
+    /// The last offset processed per input partition (a handful: searched linearly per record).
+    struct processed_offset {
+        std::string topic;
+        std::int32_t partition = 0;
+        std::int64_t offset = -1;
+    };
+    std::vector<processed_offset> processed_;
+    void note_processed(const raw_record& raw);
     bool reads_global_ = false;  ///< a processor asked for a global store written by another thread
     const raw_record* raw_ = nullptr;  ///< the source record being processed (for the error handlers)
     bool commit_requested_ = false;

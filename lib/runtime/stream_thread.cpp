@@ -803,7 +803,13 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         last_task_publish = 0;
         publish_metrics();
         closing = true;
-        close_consumer();
+        if (self.stay_in_group_) {
+            // Destroyed unclosed at teardown: no LeaveGroup, the group notices by session timeout.
+            consumer_unclosed = true;
+            KSTREAMS_LOG(info, name + ": stays in the group until its session times out (close_options::leave_group false)");
+        } else {
+            close_consumer();
+        }
         collector->flush(remaining());
         KSTREAMS_LOG(info, name + ": stopped");
     }
@@ -883,7 +889,9 @@ void stream_thread::finish(std::exception_ptr error) {
     finished_cv_.notify_all();
 }
 
-void stream_thread::request_stop(std::chrono::steady_clock::time_point deadline) {
+void stream_thread::request_stop(std::chrono::steady_clock::time_point deadline, bool leave_group) {
+    if (leave_group) stay_in_group_ = false;
+    else if (!stop_requested_) stay_in_group_ = true;
     auto current = stop_deadline_.load();
     while (deadline < current && !stop_deadline_.compare_exchange_weak(current, deadline)) {
     }

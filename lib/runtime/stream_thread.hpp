@@ -34,7 +34,10 @@ public:
     void start();
     /// Asks the thread to finish: commit, close its tasks and leave. Thread-safe. Its shutdown
     /// (waiting for async records, producer flushes) is bounded by `deadline` (the earliest asked).
-    void request_stop(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
+    /// `leave_group` false: its consumer stays a member of the group until the session times out
+    /// (close_options::leave_group); any stop asked with true leaves.
+    void request_stop(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max(),
+                      bool leave_group = true);
     /// Waits for the thread until `deadline`; true if it ended.
     bool join_until(std::chrono::steady_clock::time_point deadline);
     /// Wakes the loop up to look at the app's state again (kafka_streams::resume()). Thread-safe.
@@ -64,6 +67,7 @@ private:
     bool started_ = false;
     std::atomic<bool> stop_requested_{false};
     std::atomic<std::chrono::steady_clock::time_point> stop_deadline_{std::chrono::steady_clock::time_point::max()};
+    std::atomic<bool> stay_in_group_{false};  ///< close_options::leave_group false
     std::atomic<bool> finished_{false};
     std::mutex finished_mutex_;
     std::condition_variable finished_cv_;

@@ -795,6 +795,18 @@ std::vector<task_snapshot> task_manager::task_snapshots() const {
             if (!t->env) continue;
             task_snapshot s{id, t->published, t->restoring, tasks == &suspended_, t->restored, {}};
             for (const auto& q : t->group.queues()) s.partitions.push_back(q->tp());
+            if (t->task)
+                for (const auto& reg : t->task->changelogs()) {
+                    changelog_position c{reg.store->name(), reg.topic, id.partition, -2};
+                    if (t->restoring) {
+                        c.offset = 0;
+                        if (auto it = t->changelog_offsets.find({reg.topic, id.partition}); it != t->changelog_offsets.end())
+                            c.offset = it->second;
+                        for (const auto& r : t->restore)
+                            if (r.reg == &reg && r.position >= 0) c.offset = r.done ? -2 : r.position;
+                    }
+                    s.changelogs.push_back(std::move(c));
+                }
             out.push_back(std::move(s));
         }
     return out;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,6 +67,9 @@ public:
     /// invalid_state_store_error when the store closed since it was listed (migrated) or is no
     /// longer queryable (restoring, without stale stores).
     virtual void read(const std::function<void(state_store&)>& read) const = 0;
+    /// Per input topic and partition, the offset of the last record the task processed (the
+    /// position of IQv2's results); call it inside read().
+    virtual std::map<std::string, std::map<std::int32_t, std::int64_t>> position() const { return {}; }
 };
 
 template <class V>
