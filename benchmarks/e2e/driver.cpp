@@ -124,13 +124,15 @@ void read_all(const std::string& bootstrap, const std::string& topic, std::int32
 
 /// How far an app has processed a partition, from its committed offset. Recovery by recomputation
 /// (hopping_recompute) commits no further than its open windows, so there the commit's metadata
-/// ("kstreams-recompute:<version>:<processed>;...", versions 1 and 2) says how far the task processed.
+/// ("<Kafka's partition time, base64>|kstreams-recompute:<version>:<processed>;...", versions 1 and
+/// 2; the Kafka part absent before every commit carried it) says how far the task processed.
 std::int64_t processed_offset(const std::string& kind, const rd_kafka_topic_partition_t& committed) {
     constexpr std::string_view magic = "kstreams-recompute:";
-    if (kind != "hopping_recompute" || !committed.metadata || committed.metadata_size <= magic.size() + 2)
+    if (kind != "hopping_recompute" || !committed.metadata) return committed.offset;
+    std::string_view metadata(static_cast<const char*>(committed.metadata), committed.metadata_size);
+    if (const auto at = metadata.find(magic); at != std::string_view::npos) metadata.remove_prefix(at);
+    if (metadata.size() <= magic.size() + 2 || !metadata.starts_with(magic) || metadata.substr(magic.size() + 1, 1) != ":")
         return committed.offset;
-    const std::string_view metadata(static_cast<const char*>(committed.metadata), committed.metadata_size);
-    if (!metadata.starts_with(magic) || metadata.substr(magic.size() + 1, 1) != ":") return committed.offset;
     return std::max<std::int64_t>(committed.offset, std::atoll(std::string(metadata.substr(magic.size() + 2)).c_str()));
 }
 

@@ -58,6 +58,8 @@ public:
     /// Offset after the last record received from the consumer (-1 = none yet).
     std::int64_t received_up_to() const { return received_up_to_; }
     std::int64_t partition_time() const { return partition_time_; }
+    /// The partition time committed before a restart (Kafka's, from the offset's metadata).
+    void resume_partition_time(std::int64_t t) { partition_time_ = std::max(partition_time_, t); }
 
     bool paused = false;
     std::int64_t committed = -1;  ///< last offset committed, to skip unchanged partitions

@@ -513,27 +513,37 @@ void stream_task::add_processor_metadata(std::string_view key, std::int64_t valu
 
 std::string stream_task::commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed,
                                         std::int64_t partition_time) const {
-    std::string out;
-    if (!processor_metadata_.empty()) out = encode_topic_partition_metadata({partition_time, processor_metadata_});
+    // As Kafka's, every commit carries the partition time (a restarted task resumes from it).
+    std::string out = encode_topic_partition_metadata({partition_time, processor_metadata_});
     if (holds_.empty()) return out;
-    if (!out.empty()) out += '|';
-    return out + holds_.commit_metadata(topic, partition, processed);
+    return out + '|' + holds_.commit_metadata(topic, partition, processed);
 }
 
-std::int64_t stream_task::recover(std::string_view metadata) {
+stream_task::recovered_metadata stream_task::recover(std::string_view metadata) {
+    recovered_metadata out;
     std::string_view holds = metadata;
-    // Kafka's part first (base64 has no '|'), unless the metadata is the holds' alone.
+    // Kafka's part first (base64 has no '|'), unless the metadata is the holds' alone (written
+    // before every commit carried Kafka's part).
     if (!metadata.starts_with("kstreams-recompute:")) {
         const auto bar = metadata.find('|');
         holds = bar == std::string_view::npos ? std::string_view{} : metadata.substr(bar + 1);
-        // As Kafka's: each partition's processor metadata merged, a key's largest value kept.
-        if (auto m = decode_topic_partition_metadata(metadata.substr(0, bar)))
+        if (auto m = decode_topic_partition_metadata(metadata.substr(0, bar))) {
+            out.partition_time = m->partition_time;
+            // As Kafka's: each partition's processor metadata merged, a key's largest value kept.
             for (const auto& [key, value] : m->processors) {
                 auto [it, added] = processor_metadata_.emplace(key, value);
                 if (!added) it->second = std::max(it->second, value);
             }
+        }
     }
-    return holds_.empty() || holds.empty() ? -1 : holds_.recover(holds);
+    if (!holds_.empty() && !holds.empty()) out.replay_until = holds_.recover(holds);
+    return out;
+}
+
+void stream_task::resume_stream_time(std::int64_t partition_time) {
+    if (partition_time <= stream_time_) return;
+    stream_time_ = partition_time;
+    stream_punctuation_waiting_ = true;  // the next turn punctuates, with or without records
 }
 
 offset_hold* stream_task::offset_hold_of(std::string_view store, const node& owner) {

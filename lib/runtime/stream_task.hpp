@@ -263,17 +263,23 @@ public:
     // Processor metadata (Kafka's ProcessorMetadata, committed with the input offsets)
     std::optional<std::int64_t> processor_metadata_for_key(std::string_view key) const override;
     void add_processor_metadata(std::string_view key, std::int64_t value) override;
-    /// Whether a commit carries metadata (offset holds or processor metadata).
-    bool commits_metadata() const { return !holds_.empty() || !processor_metadata_.empty(); }
     /// The metadata of a commit of one of its partitions (`processed`: the offset after the last
     /// record processed there; `partition_time`: its partition time): Kafka's encoded partition
-    /// time and processor metadata when processors set some, then '|' and the offset holds' when
-    /// the task holds offsets (call held_offset first); empty when neither.
+    /// time and processor metadata, then '|' and the offset holds' when the task holds offsets
+    /// (call held_offset first).
     std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed,
                                 std::int64_t partition_time) const;
-    /// Reads a partition's committed metadata before the first record; returns the offset up to
-    /// which records coming again were processed before (-1: none known).
-    std::int64_t recover(std::string_view metadata);
+    /// What a partition's committed metadata says, read before its first record.
+    struct recovered_metadata {
+        /// The offset up to which records coming again were processed before (-1: none known).
+        std::int64_t replay_until = -1;
+        /// The partition time committed (-1: none).
+        std::int64_t partition_time = -1;
+    };
+    recovered_metadata recover(std::string_view metadata);
+    /// As Kafka's task initialization: the stream time resumes from a committed partition time, and
+    /// stream-time punctuations are due at it before any new record.
+    void resume_stream_time(std::int64_t partition_time);
 
     /// A punctuation is due but waits for the records in flight (the task takes no new records).
     bool punctuation_waiting() const { return stream_punctuation_waiting_ || wall_punctuation_waiting_; }

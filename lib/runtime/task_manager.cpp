@@ -341,8 +341,15 @@ stream_task& task_manager::add_task(const subtopology_group& sub, kstreams::task
 }
 
 void task_manager::recover_holds(managed_task& t, partition_queue& q) {
-    // Offset holds and processor metadata (an emit-on-close aggregation's progress).
-    if (auto metadata = consumer_.committed_metadata(q.tp())) q.replay_until = t.task->recover(*metadata);
+    // Offset holds, processor metadata (an emit-on-close aggregation's progress) and the partition
+    // time, where the stream time resumes (unless held records replay and rebuild it).
+    auto metadata = consumer_.committed_metadata(q.tp());
+    if (!metadata) return;
+    const auto recovered = t.task->recover(*metadata);
+    q.replay_until = recovered.replay_until;
+    if (recovered.partition_time < 0 || t.task->holds_offsets()) return;
+    q.resume_partition_time(recovered.partition_time);
+    t.task->resume_stream_time(recovered.partition_time);
 }
 
 void task_manager::assign(const std::vector<topic_partition>& parts) {
@@ -889,7 +896,7 @@ void task_manager::prepare_commit(managed_task& t) {
             // Processor metadata and what offset holders noted (after held_offset: it forgets
             // what was released) may change while the offset does not: committed again then.
             std::string metadata;
-            if (task.commits_metadata() && offset >= 0)
+            if (offset >= 0)
                 metadata = task.commit_metadata(q->topic(), q->partition(), processed, q->partition_time());
             if (offset >= 0 && (offset != q->committed || metadata != q->committed_metadata))
                 t.to_commit.push_back({q.get(), offset, std::move(metadata)});

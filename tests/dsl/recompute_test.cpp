@@ -192,7 +192,7 @@ TEST_CASE("commits stay at the earliest record an open window holds") {
     CHECK(d.committed_offsets().at("in") == 1);
     in.pipe_input("a", "x", 40);  // offset 4: closes [10,20); [40,50) holds offset 4
     CHECK(d.committed_offsets().at("in") == 4);
-    CHECK(d.committed_metadata().at("in").starts_with("kstreams-recompute:2:5;"));
+    CHECK(d.committed_metadata().at("in").find("|kstreams-recompute:2:5;") != std::string::npos);
     CHECK(d.metrics().value("commit-held-records.in.0") == 1);
 }
 
