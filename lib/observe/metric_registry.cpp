@@ -257,6 +257,13 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                 const auto dot = name.rfind('.');
                 if (dot > 12) scope_of[name.substr(12, dot - 12)] = name.substr(dot + 1);
             }
+            // A store's tags: the task's and `<scope>-state-id` (Kafka's store-supplier scope).
+            auto state_tags = [&](const std::string& store) {
+                tags st = task_tags;
+                const auto scope = scope_of.find(store);
+                st.emplace_back(scope == scope_of.end() ? "state-id" : scope->second + "-state-id", store);
+                return st;
+            };
             for (const auto& [name, value] : tm.all()) {
                 if (name.starts_with(internal_metric::node_process_prefix)) {
                     tags nt = task_tags;
@@ -285,9 +292,7 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                     const std::string metric = name.substr(0, dot);  // suppression-buffer-size|count
                     const std::string prefix = name.substr(0, name.size() - 3);  // up to "<store>."
                     const std::string store = name.substr(dot + 1, name.size() - dot - 5);
-                    tags st = task_tags;
-                    const auto scope = scope_of.find(store);
-                    st.emplace_back(scope == scope_of.end() ? "state-id" : scope->second + "-state-id", store);
+                    tags st = state_tags(store);
                     const std::string what = metric.ends_with("size") ? "size" : "count";
                     const delta sum = grown(key_of("stream-state-metrics", metric + "-sum", st), static_cast<double>(value), now);
                     const delta count = grown(key_of("stream-state-metrics", metric + "-count", st),
@@ -296,13 +301,27 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                         count.value > 0 ? sum.value / count.value : nan);
                     add("stream-state-metrics", metric + "-max", "The maximum " + what + " of buffered records",
                         std::move(st), counter(tm, prefix + "count") > 0 ? counter(tm, prefix + "max") : nan);
+                } else if (name.starts_with(state::store_latency_prefix) && name.ends_with("-latency-ns-total")) {
+                    // Kafka's `<op>-latency-avg` / `-max` of a state store: in ns (its thread-level
+                    // latencies are in ms), over the sampling window.
+                    const std::string base = name.substr(0, name.size() - std::string_view("-latency-ns-total").size());
+                    const auto dot = base.rfind('.');
+                    if (dot <= state::store_latency_prefix.size()) continue;
+                    const std::string store = base.substr(state::store_latency_prefix.size(), dot - state::store_latency_prefix.size());
+                    const std::string op = base.substr(dot + 1);
+                    tags st = state_tags(store);
+                    const delta sum = grown(key_of("stream-state-metrics", op + "-latency-ns", st), static_cast<double>(value), now);
+                    const delta count = grown(key_of("stream-state-metrics", op + "-latency-count", st),
+                                              counter(tm, base + "-total"), now);
+                    add("stream-state-metrics", op + "-latency-avg", "The average latency in ns of " + op + " operations", st,
+                        count.value > 0 ? sum.value / count.value : nan);
+                    add("stream-state-metrics", op + "-latency-max", "The maximum latency in ns of " + op + " operations",
+                        std::move(st), count.value > 0 ? counter(tm, base + "-latency-ns-max") : nan);
                 } else if (name.starts_with("store.")) {
                     const auto dot = name.rfind('.');
                     if (dot <= 6) continue;
-                    tags st = task_tags;
                     const std::string store = name.substr(6, dot - 6);
-                    const auto scope = scope_of.find(store);
-                    st.emplace_back(scope == scope_of.end() ? "state-id" : scope->second + "-state-id", store);
+                    tags st = state_tags(store);
                     const std::string op = name.substr(dot + 1);
                     const delta d = grown(key_of("stream-state-metrics", op, st), static_cast<double>(value), now);
                     add("stream-state-metrics", op + "-rate", "The average number of " + op + " calls per second",

@@ -31,6 +31,7 @@ void global_task::init() {
     const state::global_update_scope update;  // update processors may write in init
     resources_ = env_.stores;
     resources_.metrics = env_.metrics;
+    resources_.time_store_operations = env_.recording_level != metrics_recording_level::info;
     // No record cache: the global stores are read by every stream thread while the global task
     // writes them, and nothing is downstream of an update processor to coalesce for.
     resources_.cache = nullptr;

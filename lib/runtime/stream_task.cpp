@@ -104,6 +104,7 @@ void stream_task::init() {
     keep_raw_ = env_.errors && env_.errors->reads_raw_records;
     resources_ = env_.stores;
     resources_.metrics = env_.metrics;
+    resources_.time_store_operations = env_.recording_level != metrics_recording_level::info;
     for (std::size_t s : sub_.stores) {
         const auto& builder = *model_.stores[s].builder;
         auto [it, inserted] = stores_.emplace(builder.name(), detail::build_store(builder, env_.default_dsl_store));

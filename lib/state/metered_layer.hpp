@@ -35,7 +35,7 @@ public:
         global_ = ctx.task_id() == kstreams::task_id{-1, -1};  // the global task's id
     }
     void flush() override {
-        ++*counters_.flushes;
+        const auto op = counters_.op(store_op_kind::flush);
         this->inner_->flush();
     }
 

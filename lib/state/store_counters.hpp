@@ -1,28 +1,69 @@
-// The operation counters of a metered store layer (`store.<store>.put|get|delete|range|flush`), and
-// its metrics scope (`store-scope.<store>.<scope>` = 1: Kafka's rocksdb, in-memory-window, ...).
+// The operation counters of a metered store layer (`store.<store>.put|get|delete|range|flush`), its
+// metrics scope (`store-scope.<store>.<scope>` = 1: Kafka's rocksdb, in-memory-window, ...) and, at
+// metrics.recording.level DEBUG, each operation's latency (Kafka's `<op>-latency-avg/-max` in ns):
+// a clock read either side of the call, which at INFO would cost more than many calls, so only
+// then.
 #pragma once
 
+#include <array>
+#include <chrono>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include <kstreams/state/state_store.hpp>
+
+#include "lib/observe/latency.hpp"
 
 namespace kstreams::state {
 
 /// Task counters of a caching store's reads of the record cache (hit or miss), + the store's name.
 inline constexpr std::string_view cache_hits_prefix = "cache-hits.";
 inline constexpr std::string_view cache_misses_prefix = "cache-misses.";
+/// Prefix of a store operation's latency counters: `store-latency.<store>.<op>` + latency.hpp's
+/// `-total`, `-latency-ns-total`, `-latency-ns-max`.
+inline constexpr std::string_view store_latency_prefix = "store-latency.";
+
+enum class store_op_kind { put, get, remove, range, flush };
 
 /// A store's operation counters; local until bound to the runtime's metrics.
-struct store_counters {
-    std::uint64_t local[5] = {};
-    std::uint64_t* puts = &local[0];
-    std::uint64_t* gets = &local[1];
-    std::uint64_t* deletes = &local[2];
-    std::uint64_t* ranges = &local[3];
-    std::uint64_t* flushes = &local[4];
+class store_counters {
+public:
+    /// One operation (`n`: how many it counts, a put_all's entries): counted at once, timed until
+    /// it ends when latencies are recorded.
+    class operation {
+    public:
+        operation(std::uint64_t& count, detail::latency_recorder* timer, std::uint64_t n) : timer_(timer) {
+            count += n;
+            if (timer_) [[unlikely]]
+                start_ = std::chrono::steady_clock::now();
+        }
+        ~operation() {
+            if (timer_) [[unlikely]] {
+                const auto end = std::chrono::steady_clock::now();
+                timer_->record(end - start_, end);
+            }
+        }
+        operation(const operation&) = delete;
+        operation& operator=(const operation&) = delete;
+
+    private:
+        detail::latency_recorder* timer_;
+        std::chrono::steady_clock::time_point start_;
+    };
+
     void bind(store_context& ctx, const std::string& store_name, const std::string& scope);
+    [[nodiscard]] operation op(store_op_kind kind, std::uint64_t n = 1) {
+        const auto i = static_cast<std::size_t>(kind);
+        return operation(*counts_[i], timers_[i] ? &*timers_[i] : nullptr, n);
+    }
+
+private:
+    std::array<std::uint64_t, 5> local_ = {};
+    std::array<std::uint64_t*, 5> counts_ = {&local_[0], &local_[1], &local_[2], &local_[3], &local_[4]};
+    std::array<std::optional<detail::latency_recorder>, 5> timers_;
 };
 
 }  // namespace kstreams::state

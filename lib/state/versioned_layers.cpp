@@ -43,23 +43,23 @@ public:
         counters_.bind(ctx, name(), inner_->persistent() ? "rocksdb-versioned" : "in-memory-versioned");
     }
     void flush() override {
-        ++*counters_.flushes;
+        const auto op = counters_.op(store_op_kind::flush);
         inner_->flush();
     }
     std::int64_t put(std::string_view key, std::optional<std::string_view> value, std::int64_t timestamp) override {
-        ++*counters_.puts;
+        const auto op = counters_.op(store_op_kind::put);
         return inner_->put(key, value, timestamp);
     }
     std::optional<versioned_record<std::string>> get(std::string_view key) override {
-        ++*counters_.gets;
+        const auto op = counters_.op(store_op_kind::get);
         return inner_->get(key);
     }
     std::optional<versioned_record<std::string>> get(std::string_view key, std::int64_t as_of) override {
-        ++*counters_.gets;
+        const auto op = counters_.op(store_op_kind::get);
         return inner_->get(key, as_of);
     }
     std::optional<versioned_record<std::string>> remove(std::string_view key, std::int64_t timestamp) override {
-        ++*counters_.deletes;
+        const auto op = counters_.op(store_op_kind::remove);
         return inner_->remove(key, timestamp);
     }
 

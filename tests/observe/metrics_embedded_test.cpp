@@ -76,6 +76,14 @@ TEST_CASE("the Prometheus text of a running app has Kafka's names and tags, and 
     CHECK(test::prometheus_value(text, "kstreams_stream_metrics_state{client_id=\"metrics-app\",state=\"RUNNING\"}") == 1);
     CHECK(text.find("kstreams_stream_state_metrics_put_rate{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\","
                     "rocksdb_state_id=\"metrics-counts\"}") != std::string::npos);
+    // Store operations are timed at DEBUG, in ns as Kafka's: the count flushed its cache into the
+    // store (puts) and read it (gets); each took some time.
+    const std::string store = "{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\",rocksdb_state_id=\"metrics-counts\"}";
+    CHECK(test::prometheus_value(text, "kstreams_stream_state_metrics_put_latency_avg" + store) > 0);
+    CHECK(test::prometheus_value(text, "kstreams_stream_state_metrics_put_latency_max" + store) >=
+          test::prometheus_value(text, "kstreams_stream_state_metrics_put_latency_avg" + store));
+    CHECK(test::prometheus_value(text, "kstreams_stream_state_metrics_get_latency_avg" + store) > 0);
+    CHECK(text.find("kstreams_stream_state_metrics_flush_latency_avg" + store) != std::string::npos);
 
     // More records: the counts move.
     for (int i = 0; i < 4; ++i) writer.send("metrics-in", "k" + std::to_string(i), "v");
