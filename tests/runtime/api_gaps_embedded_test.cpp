@@ -60,6 +60,7 @@ topology queried(const str& in) {
     s.to(in + "-tagged");
     s.group_by_key().count(materialized<>::as("g-counts"));
     s.group_by_key().windowed_by(time_windows::of_size_with_no_grace(10s)).count(materialized<>::as("g-windows"));
+    s.group_by_key().windowed_by(session_windows::of_inactivity_gap_with_no_grace(5s)).count(materialized<>::as("g-sessions"));
     b.table<str, std::int64_t>(in + "-prices",
                                materialized<>::as(stores::persistent_versioned_key_value_store("g-prices", 1h)));
     return b.build();
@@ -159,6 +160,44 @@ TEST_CASE("IQv2, store lags, user sensors and app configs of a running app") {
                                       .partition_results())
             of_a += r.result().size();
         CHECK(of_a == 1);
+    }
+    {  // session stores answer a window range query by key (their sessions), as Kafka's, and no other
+        std::vector<std::pair<str, std::int64_t>> sessions;
+        REQUIRE(eventually([&] {
+            sessions.clear();
+            for (const auto& [p, r] : app.query(in_store("g-sessions").with_query(
+                                                    window_range_query<str, std::int64_t>::with_key("a")))
+                                          .partition_results())
+                for (const auto& kv : r.result())
+                    sessions.emplace_back(std::to_string(kv.key.window.start) + "-" + std::to_string(kv.key.window.end),
+                                          kv.value);
+            return !sessions.empty();
+        }));
+        CHECK(sessions == std::vector<std::pair<str, std::int64_t>>{{"1000-2000", 2}});
+        for (const auto& [p, r] : app.query(in_store("g-sessions").with_query(
+                                                window_range_query<str, std::int64_t>::with_window_start_range(0, 20'000)))
+                                      .partition_results())
+            CHECK(r.get_failure_reason() == failure_reason::unknown_query_type);
+    }
+    {  // position bounds: a partition answers once its position reached the bound at its partition
+        const auto seen = app.query(key_q).only_partition_result();
+        REQUIRE(seen);
+        const query_position at = seen->position();
+        REQUIRE(at.count("g-in") == 1);
+        REQUIRE(at.at("g-in").size() == 1);
+        const auto [partition, offset] = *at.at("g-in").begin();
+        const auto reached = app.query(key_q.with_position_bound(position_bound::at(at))).only_partition_result();
+        REQUIRE(reached);
+        CHECK(reached->result() == std::optional<std::int64_t>(2));
+        const auto ahead = app.query(key_q.with_position_bound(position_bound::at({{"g-in", {{partition, offset + 1000}}}})));
+        REQUIRE(ahead.partition_results().size() == 2);
+        for (const auto& [p, r] : ahead.partition_results()) {
+            if (p == partition) {
+                CHECK(r.get_failure_reason() == failure_reason::not_up_to_bound);
+            } else {
+                CHECK(r.is_success());  // the bound names no offset of its partition
+            }
+        }
     }
     {  // versioned key query: latest and as of a time
         const auto latest = in_store("g-prices").with_query(versioned_key_query<str, std::int64_t>::with_key("apple"));

@@ -32,7 +32,7 @@ namespace kstreams {
 enum class failure_reason {
     unknown_query_type,  ///< the store does not know how to run the query (or it is a global store)
     not_active,          ///< require_active() and the partition's task is not a running active task
-    not_up_to_bound,     ///< (position bounds: not supported yet, never returned)
+    not_up_to_bound,     ///< the partition's position is behind the request's position bound
     not_present,         ///< the partition asked for is not hosted by this instance (now)
     does_not_exist,      ///< (the store has no such partition: reported as not_present)
     store_exception,     ///< the store threw while running the query; the message says what
@@ -316,7 +316,9 @@ private:
 };
 
 /// Kafka's WindowRangeQuery: every window of one key (with_key), or every key's windows starting
-/// in [time_from, time_to] (with_window_start_range), as (windowed key, value).
+/// in [time_from, time_to] (with_window_start_range), as (windowed key, value). Over a session
+/// store, as Kafka's, only with_key: the key's sessions (with_window_start_range there is an
+/// unknown query type).
 template <class K, class V>
 class window_range_query final : public state_query<std::vector<key_value<windowed<K>, V>>> {
 public:
@@ -326,6 +328,11 @@ public:
         return window_range_query(std::nullopt, time_from, time_to);
     }
     bool run(state_store& s, std::vector<entry>& out) const override {
+        if (auto* sessions = dynamic_cast<session_store<K, V>*>(&s)) {
+            if (!key_ || from_ != 0 || to_ != std::numeric_limits<std::int64_t>::max()) return false;
+            out = detail::drain<entry>(sessions->fetch(*key_), [](V v) { return v; });
+            return true;
+        }
         return detail::with_store<window_store, K, V>(s, [&](auto& store, auto strip) {
             out = key_ ? detail::drain<entry>(store.fetch(key_, key_, from_, to_), strip)
                        : detail::drain<entry>(store.fetch_all(from_, to_), strip);
@@ -363,6 +370,41 @@ private:
     std::optional<std::int64_t> as_of_;
 };
 
+/// Kafka's PositionBound: how far a partition must have processed to answer. unbounded() (the
+/// default) answers whatever the partition holds; at(position) only where, for every input topic
+/// the bound names at the store's partition, the partition's position has reached the bound's
+/// offset (otherwise not_up_to_bound). A client reads the position of one answer
+/// (state_query_result::position()) and asks the next query at it to read its own writes.
+class position_bound {
+public:
+    static position_bound unbounded() { return position_bound(std::nullopt); }
+    static position_bound at(query_position p) { return position_bound(std::move(p)); }
+    bool is_unbounded() const { return !bound_; }
+    /// The bound; empty when unbounded.
+    const query_position& position() const {
+        static const query_position none;
+        return bound_ ? *bound_ : none;
+    }
+    /// Whether `seen` (store partition `partition`'s position) is up to the bound, as Kafka's: a
+    /// topic bounded at another partition does not count.
+    bool permits(const query_position& seen, std::int32_t partition) const {
+        if (!bound_) return true;
+        for (const auto& [topic, partitions] : *bound_) {
+            const auto want = partitions.find(partition);
+            if (want == partitions.end()) continue;
+            const auto t = seen.find(topic);
+            if (t == seen.end()) return false;
+            const auto have = t->second.find(partition);
+            if (have == t->second.end() || have->second < want->second) return false;
+        }
+        return true;
+    }
+
+private:
+    explicit position_bound(std::optional<query_position> b) : bound_(std::move(b)) {}
+    std::optional<query_position> bound_;
+};
+
 /// Kafka's StateQueryRequest: a query on a store, on all its local partitions or some, made with
 /// in_store(name).with_query(q).
 template <class R>
@@ -387,6 +429,13 @@ public:
         r.require_active_ = true;
         return r;
     }
+    /// Only partitions whose position is up to `bound` answer; the others fail with not_up_to_bound.
+    state_query_request with_position_bound(position_bound bound) const {
+        auto r = *this;
+        r.bound_ = std::move(bound);
+        return r;
+    }
+    const kstreams::position_bound& get_position_bound() const { return bound_; }
     const std::string& store_name() const { return store_; }
     bool is_all_partitions() const { return !partitions_; }
     const std::optional<std::vector<std::int32_t>>& partitions() const { return partitions_; }
@@ -398,6 +447,7 @@ private:
     std::shared_ptr<const state_query<R>> query_;
     std::optional<std::vector<std::int32_t>> partitions_;
     bool require_active_ = false;
+    kstreams::position_bound bound_ = kstreams::position_bound::unbounded();
 };
 
 /// Kafka's StateQueryRequest.inStore(name).
@@ -426,11 +476,13 @@ state_query_result<R> kafka_streams::query(const state_query_request<R>& request
         }
         R r{};
         bool known = false;
+        bool up_to_bound = true;
         query_position pos;
         try {
             target.instance->read([&](state_store& s) {
-                known = request.query().run(s, r);
                 pos = target.instance->position();
+                up_to_bound = request.get_position_bound().permits(pos, target.partition);
+                if (up_to_bound) known = request.query().run(s, r);
             });
         } catch (const invalid_state_store_error& e) {  // it closed or began restoring since it was listed
             out.add_result(target.partition,
@@ -442,7 +494,12 @@ state_query_result<R> kafka_streams::query(const state_query_request<R>& request
             out.add_result(target.partition, query_result<R>::failure(failure_reason::store_exception, e.what()));
             continue;
         }
-        if (!known)
+        if (!up_to_bound)
+            out.add_result(target.partition,
+                           query_result<R>::failure(failure_reason::not_up_to_bound,
+                                                    "For store partition " + std::to_string(target.partition) +
+                                                        ", the current position is not yet up to the bound."));
+        else if (!known)
             out.add_result(target.partition,
                            query_result<R>::failure(failure_reason::unknown_query_type,
                                                     "This store (" + request.store_name() +
