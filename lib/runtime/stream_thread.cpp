@@ -672,13 +672,17 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
 
     /// The commit protocol: every task's strand flushes its caches and notes its offsets, then the
     /// producer is flushed and the offsets committed.
-    task<void> commit() {
+    /// False when it did not commit: exactly-once, and the turns it waited for handed records to
+    /// async processors (checked before, but turns started earlier were still running then).
+    task<bool> commit() {
         co_await quiesce();
+        if (collector->transactional() && tasks->async_in_flight() > 0) co_return false;
         co_await fork(tasks->managed_tasks(), [this](task_manager::managed_task& t, std::size_t) {
             tasks->prepare_commit(t);
         });
         // Flushing the producer, committing and writing checkpoints block: on the worker.
         co_await on_worker([this] { tasks->finish_commit(false); });
+        co_return true;
     }
 
     void drain_pipe() {
@@ -726,17 +730,20 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             progressed = take_turn_results(idle_until) || progressed;
             if (!paused) start_turns();
             bool committing = tasks->commit_due();
-            if (committing && collector->transactional() && tasks->async_in_flight() > 0) {
-                // Exactly-once: a record in flight in an async processor may have sent part of its
-                // results into the open transaction, which must commit with its input offset: the
-                // commit waits for it, the tasks taking no new records (a completion wakes the loop).
+            // Exactly-once: a record in flight in an async processor may have sent part of its
+            // results into the open transaction, which must commit with its input offset: the
+            // commit waits for it, the tasks taking no new records (a completion wakes the loop).
+            auto wait_for_async = [&] {
                 commit_waits = true;
                 tasks->hold_processing(true);
                 committing = false;
-            }
+            };
+            if (committing && collector->transactional() && tasks->async_in_flight() > 0) wait_for_async();
             if (committing) {
                 started = std::chrono::steady_clock::now();
-                co_await commit();
+                if (!co_await commit()) wait_for_async();
+            }
+            if (committing) {
                 if (commit_waits) {
                     commit_waits = false;
                     if (pending.empty()) tasks->hold_processing(false);
