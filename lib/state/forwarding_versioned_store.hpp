@@ -22,6 +22,10 @@ public:
         return inner_->remove(key, timestamp);
     }
     std::int64_t history_retention() const override { return inner_->history_retention(); }
+    std::optional<std::vector<versioned_record<std::string>>> versions(std::string_view key, std::int64_t from,
+                                                                       std::int64_t to) override {
+        return inner_->versions(key, from, to);
+    }
 };
 
 }  // namespace kstreams::state

@@ -58,6 +58,11 @@ public:
         const auto op = counters_.op(store_op_kind::get);
         return inner_->get(key, as_of);
     }
+    std::optional<std::vector<versioned_record<std::string>>> versions(std::string_view key, std::int64_t from,
+                                                                       std::int64_t to) override {
+        const auto op = counters_.op(store_op_kind::range);
+        return inner_->versions(key, from, to);
+    }
     std::optional<versioned_record<std::string>> remove(std::string_view key, std::int64_t timestamp) override {
         const auto op = counters_.op(store_op_kind::remove);
         return inner_->remove(key, timestamp);

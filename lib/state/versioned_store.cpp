@@ -125,6 +125,24 @@ std::optional<versioned_record<std::string>> versioned_history_store::get(std::s
     return record_at(h, static_cast<std::size_t>(after - h.begin()) - 1);
 }
 
+std::optional<std::vector<versioned_record<std::string>>> versioned_history_store::versions(std::string_view key,
+                                                                                           std::int64_t from,
+                                                                                           std::int64_t to) {
+    std::vector<versioned_record<std::string>> out;
+    if (!inner_->get_into(key, buf_)) return out;
+    const std::vector<version> h = decode_history(buf_);
+    const std::int64_t cut = cutoff();
+    for (std::size_t i = 0; i < h.size(); ++i) {
+        if (!h[i].value || h[i].timestamp > to) continue;
+        const bool latest = i + 1 == h.size();
+        // As get(key, as_of): history whose validity ended at or before the cutoff is gone, past
+        // the retention only the latest version answers.
+        if (!latest && (h[i + 1].timestamp <= from || h[i + 1].timestamp <= cut || expired(to))) continue;
+        out.push_back(*record_at(h, i));
+    }
+    return out;
+}
+
 std::optional<versioned_record<std::string>> versioned_history_store::remove(std::string_view key,
                                                                              std::int64_t timestamp) {
     if (expired(timestamp)) {

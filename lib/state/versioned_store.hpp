@@ -32,6 +32,8 @@ public:
     std::optional<versioned_record<std::string>> get(std::string_view key, std::int64_t as_of) override;
     std::optional<versioned_record<std::string>> remove(std::string_view key, std::int64_t timestamp) override;
     std::int64_t history_retention() const override { return retention_; }
+    std::optional<std::vector<versioned_record<std::string>>> versions(std::string_view key, std::int64_t from,
+                                                                       std::int64_t to) override;
 
 private:
     /// Stream time minus the history retention (saturating).

@@ -213,6 +213,30 @@ TEST_CASE("IQv2, store lags, user sensors and app configs of a running app") {
         CHECK(r->result()->value == 10);
         CHECK(r->result()->valid_to == std::optional<std::int64_t>(5'000));
     }
+    {  // multi-versioned key query: every version in a time range, newest first unless asked otherwise
+        const auto all = app.query(in_store("g-prices").with_query(
+            multi_versioned_key_query<str, std::int64_t>::with_key("apple")));
+        std::vector<versioned_record<std::int64_t>> found;
+        for (const auto& [p, r] : all.partition_results()) {
+            REQUIRE(r.is_success());
+            for (const auto& v : r.result()) found.push_back(v);
+        }
+        CHECK(found == std::vector<versioned_record<std::int64_t>>{{12, 5'000, std::nullopt}, {10, 1'000, 5'000}});
+        std::vector<std::int64_t> ascending, late;
+        for (const auto& [p, r] : app.query(in_store("g-prices").with_query(multi_versioned_key_query<str, std::int64_t>::with_key("apple")
+                                                                                .with_ascending_timestamps())).partition_results())
+            for (const auto& v : r.result()) ascending.push_back(v.value);
+        CHECK(ascending == std::vector<std::int64_t>{10, 12});
+        for (const auto& [p, r] : app.query(in_store("g-prices").with_query(
+                                                multi_versioned_key_query<str, std::int64_t>::with_key("apple").from_time(6'000)))
+                                      .partition_results())
+            for (const auto& v : r.result()) late.push_back(v.value);
+        CHECK(late == std::vector<std::int64_t>{12});
+        for (const auto& [p, r] : app.query(in_store("g-counts").with_query(
+                                                multi_versioned_key_query<str, std::int64_t>::with_key("a")))
+                                      .partition_results())
+            CHECK(r.get_failure_reason() == failure_reason::unknown_query_type);
+    }
     {  // failures: unknown store, unknown query type, a partition not present, require_active
         CHECK_THROWS_AS(app.query(in_store("nope").with_query(key_query<str, std::int64_t>::with_key("a"))),
                         unknown_state_store_error);

@@ -143,6 +143,32 @@ TEST_CASE("versioned store: history retention") {
     }
 }
 
+TEST_CASE("versioned store: the versions valid in a time range (IQv2's MultiVersionedKeyQuery)") {
+    using versions = std::vector<vrec>;
+    for (bool persistent : {false, true}) {
+        CAPTURE(persistent);
+        opened o(persistent, 100ms);
+        auto& s = *o.store;
+        s.put("k", "a", 10);
+        s.put("k", "b", 20);
+        s.erase("k", 30);
+        s.put("k", "d", 40);
+        CHECK(s.versions("k", 0, 100) == versions{{"a", 10, 20}, {"b", 20, 30}, {"d", 40, std::nullopt}});
+        CHECK(s.versions("k", 25, 35) == versions{{"b", 20, 30}});  // valid until the tombstone at 30
+        CHECK(s.versions("k", 31, 39) == versions{});                // only the tombstone was
+        CHECK(s.versions("k", 20, 20) == versions{{"b", 20, 30}});   // a's validity ends at 20
+        CHECK(s.versions("k", 45, 50) == versions{{"d", 40, std::nullopt}});
+        CHECK(s.versions("k", 0, 9) == versions{});
+        CHECK(s.versions("none", 0, 100) == versions{});
+        // Past the history retention (stream time 200, history from 100) only the latest answers.
+        s.put("j", "old", 50);
+        s.put("k", "e", 200);
+        CHECK(s.versions("k", 0, 99) == versions{});
+        CHECK(s.versions("k", 0, 300) == versions{{"d", 40, 200}, {"e", 200, std::nullopt}});
+        CHECK(s.versions("j", 0, 99) == versions{{"old", 50, std::nullopt}});
+    }
+}
+
 TEST_CASE("versioned store: the changelog has every put with its timestamp, and restores the history") {
     for (bool persistent : {false, true}) {
         CAPTURE(persistent);

@@ -11,6 +11,7 @@
 // least as far).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -368,6 +369,52 @@ private:
     explicit versioned_key_query(K key) : key_(std::move(key)) {}
     K key_;
     std::optional<std::int64_t> as_of_;
+};
+
+/// Kafka's MultiVersionedKeyQuery: the versions of a key (not tombstones) valid at some time in
+/// [from_time, to_time] (each open unless given), as far as the history retention keeps them,
+/// newest first unless with_ascending_timestamps().
+template <class K, class V>
+class multi_versioned_key_query final : public state_query<std::vector<versioned_record<V>>> {
+public:
+    static multi_versioned_key_query with_key(K key) { return multi_versioned_key_query(std::move(key)); }
+    multi_versioned_key_query from_time(std::int64_t t) const {
+        auto q = *this;
+        q.from_ = t;
+        return q;
+    }
+    multi_versioned_key_query to_time(std::int64_t t) const {
+        auto q = *this;
+        q.to_ = t;
+        return q;
+    }
+    multi_versioned_key_query with_ascending_timestamps() const {
+        auto q = *this;
+        q.ascending_ = true;
+        return q;
+    }
+    multi_versioned_key_query with_descending_timestamps() const {
+        auto q = *this;
+        q.ascending_ = false;
+        return q;
+    }
+    bool run(state_store& s, std::vector<versioned_record<V>>& out) const override {
+        auto* store = dynamic_cast<versioned_key_value_store<K, V>*>(&s);
+        if (!store) return false;
+        auto found = store->versions(key_, from_, to_);
+        if (!found) return false;
+        out = std::move(*found);
+        if (!ascending_) std::reverse(out.begin(), out.end());
+        return true;
+    }
+    const char* name() const override { return "MultiVersionedKeyQuery"; }
+
+private:
+    explicit multi_versioned_key_query(K key) : key_(std::move(key)) {}
+    K key_;
+    std::int64_t from_ = std::numeric_limits<std::int64_t>::min();
+    std::int64_t to_ = std::numeric_limits<std::int64_t>::max();
+    bool ascending_ = false;
 };
 
 /// Kafka's PositionBound: how far a partition must have processed to answer. unbounded() (the

@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <kstreams/serde.hpp>
 #include <kstreams/state/key_value_store.hpp>
@@ -60,6 +61,14 @@ public:
     /// A tombstone at `timestamp`; returns the record valid at `timestamp` before it.
     virtual std::optional<versioned_record<std::string>> remove(std::string_view key, std::int64_t timestamp) = 0;
     virtual std::int64_t history_retention() const = 0;
+    /// The key's versions (not tombstones) valid at some time in [from, to], oldest first, as far
+    /// as the history retention keeps them (Kafka's get(key, fromTime, toTime) behind IQv2's
+    /// MultiVersionedKeyQuery); nullopt for a store that cannot list its history.
+    virtual std::optional<std::vector<versioned_record<std::string>>> versions(std::string_view /*key*/,
+                                                                               std::int64_t /*from*/,
+                                                                               std::int64_t /*to*/) {
+        return std::nullopt;
+    }
 };
 
 template <class K, class V>
@@ -75,6 +84,11 @@ public:
     virtual std::optional<versioned_record<V>> get(const K& key) = 0;
     virtual std::optional<versioned_record<V>> get(const K& key, std::int64_t as_of_timestamp) = 0;
     virtual std::int64_t history_retention() const = 0;
+    /// As bytes_versioned_key_value_store::versions.
+    virtual std::optional<std::vector<versioned_record<V>>> versions(const K& /*key*/, std::int64_t /*from*/,
+                                                                     std::int64_t /*to*/) {
+        return std::nullopt;
+    }
 };
 
 template <class K, class V>
@@ -104,6 +118,14 @@ public:
         return decode(inner_->get(key_bytes(key), as_of));
     }
     std::int64_t history_retention() const override { return inner_->history_retention(); }
+    std::optional<std::vector<versioned_record<V>>> versions(const K& key, std::int64_t from, std::int64_t to) override {
+        auto raw = inner_->versions(key_bytes(key), from, to);
+        if (!raw) return std::nullopt;
+        std::vector<versioned_record<V>> out;
+        out.reserve(raw->size());
+        for (const auto& r : *raw) out.push_back(*decode(r));
+        return out;
+    }
 
 private:
     const std::string& key_bytes(const K& key) {
