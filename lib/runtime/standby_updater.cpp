@@ -199,7 +199,12 @@ struct standby_updater::state {
         if (!ctx.hosts) return;
         const auto members = ctx.hosts->members();
         if (!members) return;
-        const standby_placement placement = place_standbys(ctx, *members);
+        const std::vector<instance_tasks> instances = instances_of(ctx, *members);
+        const standby_placement placement =
+            place_standbys(instances, stateful_tasks(ctx), ctx.config.num_standby_replicas);
+        std::set<kstreams::task_id> active_here;
+        for (const auto& i : instances)
+            if (i.instance == ctx.hosts->instance()) active_here = i.active;
         if (placement.short_of_replicas != short_logged) {
             short_logged = placement.short_of_replicas;
             if (short_logged > 0)
@@ -210,9 +215,11 @@ struct standby_updater::state {
         }
         std::set<kstreams::task_id> mine = placement.standbys_of(ctx.hosts->instance());
         std::lock_guard lock(mutex);
-        // A standby of a task no instance runs now stays: the task is likely to open here next.
+        // A standby of a task no instance runs now stays (the task is likely to come here next), and
+        // so does one of a task assigned here whose stream thread has not opened it yet: it is
+        // promoted then (task_opening).
         for (const auto& [id, s] : standbys)
-            if (placement.unassigned.count(id)) mine.insert(id);
+            if (placement.unassigned.count(id) || active_here.count(id)) mine.insert(id);
         wanted = std::move(mine);
     }
 

@@ -28,23 +28,25 @@ topology counting(const str& in) {
     return b.build();
 }
 
-}  // namespace
-
-TEST_CASE("standby replicas on the real broker: stale reads, metadata, promotion with the delta restored") {
+/// Two instances, A's partition's task kept by B as a standby, then A closes. (Under exactly-once
+/// the promoted task's restore sometimes finds the changelog's end at 0 and restores it all: not
+/// tested here yet, see the branch's report.)
+void standby_and_promotion(processing_guarantee guarantee, int port) {
     const auto in = test::unique("standby-in");
     test::create_topics({{in, 2}});
     const auto app_id = test::unique("standby");
-    auto config = [&](const str& name, int port) {
+    auto config = [&](const str& name, int server_port) {
         auto c = test::broker_config(app_id, test::temp_state_dir(name));
+        c.guarantee = guarantee;
         c.num_standby_replicas = 1;
-        c.application_server = "127.0.0.1:" + std::to_string(port);
+        c.application_server = "127.0.0.1:" + std::to_string(server_port);
         c.commit_interval = 100ms;
         c.statestore_cache_max_bytes = 0;  // every update in the changelog: a restore from scratch is long
         c.consumer["session.timeout.ms"] = "30000";  // closing leaves the group: no wait for it
         return c;
     };
-    const auto cfg_a = config("standby-a", 7501);
-    const auto cfg_b = config("standby-b", 7502);
+    const auto cfg_a = config("standby-a", port);
+    const auto cfg_b = config("standby-b", port + 1);
     auto a = std::make_unique<kafka_streams>(counting(in), cfg_a);
     kafka_streams b(counting(in), cfg_b);
     a->start();
@@ -112,4 +114,10 @@ TEST_CASE("standby replicas on the real broker: stale reads, metadata, promotion
     MESSAGE("records restored on promotion: " << restored << " (the changelog holds over 1000)");
     CHECK(restored <= 20);
     REQUIRE(b.close(30s));
+}
+
+}  // namespace
+
+TEST_CASE("standby replicas on the real broker: stale reads, metadata, promotion with the delta restored") {
+    standby_and_promotion(processing_guarantee::at_least_once, 7501);
 }
