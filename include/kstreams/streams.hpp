@@ -54,6 +54,11 @@ struct streams_config {
     /// Empty or "embedded": start librdkafka's mock cluster in-process (see embedded_cluster.hpp).
     std::string bootstrap_servers;
     int num_stream_threads = 1;
+    /// "num.standby.replicas": how many other instances keep a standby copy of each stateful
+    /// task's stores (read from its changelogs, queryable as stale stores), so that the instance
+    /// taking the task over restores only what the copy lacks. Placed by every instance alike from
+    /// the group's assignment (the README's "Standby replicas"); 0: none.
+    int num_standby_replicas = 0;
     /// "commit.interval.ms". Unset (default_commit_interval) it is Kafka's default for the
     /// guarantee: 30 s under at_least_once, 100 ms under exactly_once_v2.
     std::chrono::milliseconds commit_interval{default_commit_interval};

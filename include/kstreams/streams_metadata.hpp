@@ -35,8 +35,8 @@ struct topic_partition_info {
 };
 
 /// One instance of the app (Kafka's StreamsMetadata): its endpoint, the stores it hosts and the
-/// partitions it reads. No standby replicas exist (num.standby.replicas is 0), so the standby
-/// sets are empty.
+/// partitions it reads, actively and as standby replicas (num.standby.replicas: the input
+/// partitions of its standby tasks and their stores; empty without standbys).
 struct streams_metadata {
     host_info host;
     std::set<std::string> state_store_names;
@@ -66,7 +66,8 @@ struct task_metadata {
     bool operator==(const task_metadata&) const = default;
 };
 
-/// A stream thread of this instance (Kafka's ThreadMetadata).
+/// A stream thread of this instance (Kafka's ThreadMetadata). The instance's standby tasks (kept by
+/// one standby updater, not by a stream thread) are listed with its first thread.
 struct thread_metadata {
     std::string thread_name;
     std::string thread_state;  ///< "RUNNING", "PARTITIONS_ASSIGNED" (restoring), "STARTING", "DEAD"

@@ -15,16 +15,12 @@
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/core/wall_clock.hpp"
 #include "lib/kafka/fetch_queue.hpp"
 
 namespace kstreams::kafka {
 
 namespace {
-
-std::int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 /// The offsets to commit as librdkafka's list, with their metadata (which librdkafka frees).
 tpl_ptr offset_list(std::span<const d::partition_offset> offsets) {
@@ -350,8 +346,8 @@ void kafka_consumer_port::purge_repartition_topics(
         if (rd_kafka_event_error(ev.get()))
             KSTREAMS_LOG(debug, options_.name + ": purging repartition topics: " + rd_kafka_event_error_string(ev.get()));
     }
-    if (options_.embedded || plan_.repartition_topics.empty() || now_ms() < next_purge_) return;
-    next_purge_ = now_ms() + 30000;
+    if (options_.embedded || plan_.repartition_topics.empty() || d::now_ms() < next_purge_) return;
+    next_purge_ = d::now_ms() + 30000;
     tpl_ptr offsets = make_tpl();
     for (const auto& c : committed)
         if (plan_.repartition_topics.count(c.tp->topic))

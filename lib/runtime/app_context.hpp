@@ -26,6 +26,7 @@ namespace kstreams::detail {
 
 class query_registry;
 class host_directory;
+class standby_updater;
 
 struct app_context {
     const topology_model* model = nullptr;
@@ -56,6 +57,9 @@ struct app_context {
     std::shared_ptr<query_registry> queries;
     /// Which instance reads which partitions (host_directory.hpp); the stream threads report theirs.
     host_directory* hosts = nullptr;
+    /// This instance's standby replicas (standby_updater.hpp); null with num.standby.replicas 0.
+    /// Set before the stream threads start, destroyed after they ended.
+    standby_updater* standbys = nullptr;
     /// A thread entered (true) or left (false) a rebalance.
     std::function<void(int thread, bool rebalancing)> on_rebalance;
     /// kafka_streams::pause(): the stream threads process nothing (records, punctuations,

@@ -9,6 +9,7 @@
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/core/wall_clock.hpp"
 #include "lib/kafka/consumer_close.hpp"
 #include "lib/kafka/kafka_ports.hpp"
 #include "lib/kafka/rd.hpp"
@@ -20,13 +21,6 @@ namespace kstreams::detail {
 
 namespace {
 
-std::int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-/// Kafka's OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT.
-constexpr std::int64_t checkpoint_delta = 10000;
 constexpr std::size_t batch_size = 1000;
 
 /// The stores' data does not fit the topics any more (Kafka's InvalidOffsetException): the global
@@ -335,7 +329,7 @@ struct global_thread::state {
                     auto it = checkpointed.find(tp);
                     delta += offset - (it == checkpointed.end() ? 0 : it->second);
                 }
-                if (delta > checkpoint_delta) {
+                if (delta > checkpoint_offset_delta) {
                     std::lock_guard guard(stores_lock);
                     checkpoint();
                     last_flush = now;

@@ -1,16 +1,23 @@
 #include "lib/runtime/host_directory.hpp"
 
+#include <cstdint>
 #include <set>
+#include <string_view>
 
 #include "lib/kafka/group_members.hpp"
+#include "lib/runtime/process_id.hpp"
 
 namespace kstreams::detail {
 
 /// The embedded cluster's instances in this process: key → (instance → its threads).
 struct host_directory::shared_registry {
+    struct entry {
+        std::string server;
+        std::string instance;
+        std::map<int, local_thread_state> threads;
+    };
     std::mutex mutex;
-    std::map<std::string, std::map<const host_directory*, std::pair<std::string, std::map<int, local_thread_state>>>>
-        groups;
+    std::map<std::string, std::map<const host_directory*, entry>> groups;
 };
 
 host_directory::shared_registry& host_directory::registry() {
@@ -19,8 +26,11 @@ host_directory::shared_registry& host_directory::registry() {
 }
 
 host_directory::host_directory(const std::map<std::string, std::string>& settings, std::string group,
-                               std::string server, bool embedded, std::chrono::milliseconds timeout)
-    : group_(std::move(group)), server_(std::move(server)), embedded_(embedded), timeout_(timeout) {
+                               std::string server, bool embedded, std::chrono::milliseconds timeout,
+                               std::string instance)
+    : group_(std::move(group)), server_(std::move(server)), instance_(std::move(instance)), embedded_(embedded),
+      timeout_(timeout) {
+    if (instance_.empty()) instance_ = server_;
     auto it = settings.find("bootstrap.servers");
     key_ = (it == settings.end() ? std::string() : it->second) + "|" + group_;
     if (!embedded_) {
@@ -51,8 +61,9 @@ void host_directory::set_thread(int index, local_thread_state state) {
     auto& r = registry();
     std::lock_guard lock(r.mutex);
     auto& mine = r.groups[key_][this];
-    mine.first = server_;
-    mine.second[index] = std::move(state);
+    mine.server = server_;
+    mine.instance = instance_.empty() ? "instance@" + std::to_string(reinterpret_cast<std::uintptr_t>(this)) : instance_;
+    mine.threads[index] = std::move(state);
 }
 
 void host_directory::remove_thread(int index) {
@@ -65,7 +76,7 @@ void host_directory::remove_thread(int index) {
     auto& r = registry();
     std::lock_guard lock(r.mutex);
     if (auto it = r.groups.find(key_); it != r.groups.end())
-        if (auto me = it->second.find(this); me != it->second.end()) me->second.second.erase(index);
+        if (auto me = it->second.find(this); me != it->second.end()) me->second.threads.erase(index);
 }
 
 void host_directory::invalidate() {
@@ -86,7 +97,8 @@ std::optional<std::vector<hosted_partitions>> host_directory::members() {
         auto it = r.groups.find(key_);
         if (it == r.groups.end()) return out;
         for (const auto& [instance, entry] : it->second)
-            for (const auto& [index, thread] : entry.second) out.push_back({entry.first, thread.partitions});
+            for (const auto& [index, thread] : entry.threads)
+                out.push_back({entry.server, thread.partitions, entry.instance});
         return out;
     }
     std::lock_guard lock(mutex_);
@@ -97,7 +109,7 @@ std::optional<std::vector<hosted_partitions>> host_directory::members() {
     if (!described) return std::nullopt;
     std::vector<hosted_partitions> out;
     for (auto& m : *described) {
-        hosted_partitions h{server_of(m.client_id), {}};
+        hosted_partitions h{server_of(m.client_id), {}, instance_of(m.client_id)};
         for (auto& [topic, partition] : m.partitions) h.partitions.push_back({std::move(topic), partition});
         out.push_back(std::move(h));
     }
@@ -106,8 +118,21 @@ std::optional<std::vector<hosted_partitions>> host_directory::members() {
     return cached_;
 }
 
-std::string host_directory::consumer_client_id(const std::string& thread_name, const std::string& server) {
-    return thread_name + "-consumer" + (server.empty() ? std::string() : "@" + server);
+std::string host_directory::consumer_client_id(const std::string& thread_name, const std::string& server,
+                                               const std::string& process) {
+    return thread_name + "-consumer" + (process.empty() ? std::string() : "-" + process) +
+           (server.empty() ? std::string() : "@" + server);
+}
+
+std::string host_directory::instance_of(const std::string& client_id) {
+    const auto at = client_id.rfind('@');
+    const std::string_view name = std::string_view(client_id).substr(0, at);
+    constexpr std::size_t uuid_size = 36;
+    if (name.size() > uuid_size && name[name.size() - uuid_size - 1] == '-' &&
+        is_uuid(name.substr(name.size() - uuid_size)))
+        return std::string(name.substr(name.size() - uuid_size));
+    const std::string server = server_of(client_id);
+    return server.empty() ? client_id : server;
 }
 
 std::string host_directory::server_of(const std::string& client_id) {

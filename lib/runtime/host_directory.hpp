@@ -25,11 +25,13 @@
 
 namespace kstreams::detail {
 
-/// One member of the group: an instance's endpoint ("host:port", empty if it has none) and the
-/// partitions one of its stream threads reads.
+/// One member of the group: an instance's endpoint ("host:port", empty if it has none), the
+/// instance it belongs to (its process id when its client.id carries one, else its endpoint) and
+/// the partitions one of its stream threads reads.
 struct hosted_partitions {
     std::string server;
     std::vector<topic_partition> partitions;
+    std::string instance;
 };
 
 /// A stream thread of this instance, as it last reported itself.
@@ -43,9 +45,10 @@ struct local_thread_state {
 class host_directory {
 public:
     /// `settings`: librdkafka settings of the cluster (a real one gets an admin client);
-    /// `group`: the application.id; `embedded`: the cluster is the in-process mock.
+    /// `group`: the application.id; `embedded`: the cluster is the in-process mock; `instance`:
+    /// this instance's name among the others (its process id when standbys are placed).
     host_directory(const std::map<std::string, std::string>& settings, std::string group, std::string server,
-                   bool embedded, std::chrono::milliseconds timeout);
+                   bool embedded, std::chrono::milliseconds timeout, std::string instance = {});
     ~host_directory();
     host_directory(const host_directory&) = delete;
     host_directory& operator=(const host_directory&) = delete;
@@ -61,10 +64,16 @@ public:
     std::optional<std::vector<hosted_partitions>> members();
     std::map<int, local_thread_state> local_threads() const;
 
-    /// The consumer client.id that carries `server` for a thread named `thread_name`.
-    static std::string consumer_client_id(const std::string& thread_name, const std::string& server);
+    /// The consumer client.id that carries `server` (and the instance's `process` id, when given:
+    /// `<thread>-consumer-<process id>@<server>`) for a thread named `thread_name`.
+    static std::string consumer_client_id(const std::string& thread_name, const std::string& server,
+                                          const std::string& process = {});
     /// The endpoint a member's client.id carries ("" if none).
     static std::string server_of(const std::string& client_id);
+    /// The instance a member's client.id names: its process id, else its endpoint, else the
+    /// client.id itself (a member of its own).
+    static std::string instance_of(const std::string& client_id);
+    const std::string& instance() const { return instance_; }
 
 private:
     struct shared_registry;
@@ -72,6 +81,7 @@ private:
 
     std::string group_;
     std::string server_;
+    std::string instance_;
     std::string key_;  ///< the embedded registry's key: bootstrap servers and group
     bool embedded_;
     std::chrono::milliseconds timeout_;

@@ -28,6 +28,7 @@
 #include "lib/runtime/ports.hpp"
 #include "lib/runtime/process_id.hpp"
 #include "lib/runtime/query_registry.hpp"
+#include "lib/runtime/standby_updater.hpp"
 #include "lib/runtime/stream_thread.hpp"
 #include "lib/runtime/streams_metadata.hpp"
 #include "lib/state/record_cache.hpp"
@@ -77,6 +78,14 @@ struct kafka_streams::impl {
     std::unique_ptr<detail::host_directory> hosts;
     /// The global stream thread (global stores); it outlives the stream threads, which read them.
     std::unique_ptr<detail::global_thread> global;
+    /// The standby replicas (num.standby.replicas > 0); outlives the stream threads, which tell it
+    /// when they open and close tasks.
+    std::unique_ptr<detail::standby_updater> standbys;
+    /// `standbys` for the API's calls (set by start()'s work, perhaps on another thread).
+    detail::standby_updater* standby_updater() const {
+        std::lock_guard lock(mutex);
+        return standbys.get();
+    }
     std::vector<std::unique_ptr<detail::stream_thread>> threads;
     std::vector<std::unique_ptr<detail::stream_thread>> retired;
     int live_threads = 0;
@@ -118,6 +127,10 @@ struct kafka_streams::impl {
             const kstreams::metrics m = global->metrics();
             for (const auto& [name, value] : m.all()) sum.counter(name) += value;
         }
+        if (standbys) {
+            const kstreams::metrics m = standbys->metrics();
+            for (const auto& [name, value] : m.all()) sum.counter(name) += value;
+        }
         for (const auto* list : {&threads, &retired})
             for (const auto& t : *list) {
                 const kstreams::metrics m = t->metrics();
@@ -131,6 +144,9 @@ struct kafka_streams::impl {
         if (config.application_id.empty()) throw std::invalid_argument("streams config: application.id is required");
         if (config.num_stream_threads < 1)
             throw std::invalid_argument("streams config: num.stream.threads must be at least 1");
+        if (config.num_standby_replicas < 0)
+            throw std::invalid_argument("streams config: num.standby.replicas must not be negative, got " +
+                                        std::to_string(config.num_standby_replicas));
         if (config.guarantee == processing_guarantee::exactly_once_v2 && !config.sink_bootstrap_servers.empty())
             throw std::invalid_argument(
                 "streams config: processing.guarantee=exactly_once_v2 cannot write sinks to another cluster "
@@ -173,6 +189,7 @@ struct kafka_streams::impl {
             if (state != streams_state::rebalancing && state != streams_state::running) return;
             next = rebalancing.empty() ? streams_state::running : streams_state::rebalancing;
         }
+        if (!on && standbys) standbys->wake();  // the placement follows the new assignment
         set_state(next);
     }
 
@@ -355,13 +372,20 @@ struct kafka_streams::impl {
         if (eos) {
             ctx.producer_settings["enable.idempotence"] = "true";
             ctx.producer_settings.try_emplace("transaction.timeout.ms", "10000");
+        }
+        // The process id names the transactional producers (exactly-once) and, with standbys, the
+        // instance among the group's members (standby_placement.hpp).
+        if (eos || cfg.num_standby_replicas > 0) {
             bool persistent = false;
             for (const auto& s : topo.model().stores)
                 if (!s.global && detail::build_store(*s.builder, cfg.default_dsl_store)->persistent()) persistent = true;
             ctx.process_id = detail::load_process_id(
                 cfg.state_dir.empty() ? std::filesystem::path() : cfg.state_dir / cfg.application_id, persistent);
-            KSTREAMS_LOG(info, "stream-client " + cfg.application_id + ": exactly_once_v2, process id " +
-                                   ctx.process_id);
+            KSTREAMS_LOG(info, "stream-client " + cfg.application_id + ": process id " + ctx.process_id +
+                                   (eos ? " (exactly_once_v2)" : "") +
+                                   (cfg.num_standby_replicas > 0
+                                        ? " (num.standby.replicas=" + std::to_string(cfg.num_standby_replicas) + ")"
+                                        : ""));
         }
         if (!cfg.sink_bootstrap_servers.empty()) {
             ctx.sink_producer_settings = ctx.producer_settings;
@@ -370,7 +394,8 @@ struct kafka_streams::impl {
         }
         hosts = std::make_unique<detail::host_directory>(merged(common, cfg.admin), cfg.application_id,
                                                          cfg.application_server, cluster != nullptr,
-                                                         std::chrono::milliseconds(5000));
+                                                         std::chrono::milliseconds(5000),
+                                                         cfg.num_standby_replicas > 0 ? ctx.process_id : std::string());
         ctx.hosts = hosts.get();
     }
 
@@ -507,10 +532,27 @@ struct kafka_streams::impl {
             added_before_start = 0;
         }
         ctx.cache_sharing_threads = n;
+        start_standbys();
         for (int i = 0; i < ctx.config.num_stream_threads; ++i) start_thread(i);
         for (int i = ctx.config.num_stream_threads; i < n; ++i) {
             attach_os_threads();
             start_thread(i);
+        }
+    }
+
+    /// The standby updater, before the stream threads (they tell it about the tasks they open). One
+    /// that cannot start leaves the app without standbys, said in a warning.
+    void start_standbys() {
+        if (ctx.config.num_standby_replicas <= 0 || standbys) return;
+        try {
+            auto updater = std::make_unique<detail::standby_updater>(ctx);
+            updater->start();
+            std::lock_guard lock(mutex);  // summed_metrics() reads it
+            standbys = std::move(updater);
+            ctx.standbys = standbys.get();
+        } catch (const std::exception& e) {
+            KSTREAMS_LOG(warn, "stream-client " + ctx.config.application_id +
+                                   ": the standby replicas could not start, so there are none: " + e.what());
         }
     }
 
@@ -682,6 +724,8 @@ struct kafka_streams::impl {
             KSTREAMS_LOG(warn, "stream-client " + ctx.config.application_id +
                                    ": close asked to leave the group, but a static member (group.instance.id) cannot "
                                    "leave through librdkafka; the group notices by session timeout");
+        // The standbys first: they close while the tasks they would take over still run.
+        if (standbys) standbys->stop();
         for (auto* t : all) t->request_stop(deadline, leave_group);
         bool ok = true;
         for (auto* t : all) ok = t->join_until(deadline) && ok;
@@ -730,6 +774,8 @@ kafka_streams::~kafka_streams() {
     }
     for (auto& t : impl_->attached) t.join();
     impl_->global.reset();
+    impl_->ctx.standbys = nullptr;
+    impl_->standbys.reset();
     impl_->hosts.reset();
 }
 
@@ -919,6 +965,18 @@ std::map<std::string, std::map<std::int32_t, lag_info>> kafka_streams::all_local
                 const std::int64_t current = c.offset == -2 ? end : c.offset;
                 out[c.store][c.partition] = {current, end, std::max<std::int64_t>(0, end - current)};
             }
+    // Standby replicas too (as Kafka's): where their stores are in the changelogs.
+    if (auto* updater = impl_->standby_updater())
+        for (const auto& task : updater->snapshot())
+            for (const auto& c : task.changelogs) {
+                if (out.count(c.store) && out[c.store].count(c.partition)) continue;  // active here too
+                if (!admin)
+                    admin.emplace(merged(impl_->common_settings(), impl_->ctx.config.admin),
+                                  impl_->ctx.config.startup_timeout, impl_->cluster);
+                const std::int64_t end = admin->end_offset(c.topic, c.partition);
+                const std::int64_t current = std::max<std::int64_t>(0, c.offset);
+                out[c.store][c.partition] = {current, end, std::max<std::int64_t>(0, end - current)};
+            }
     return out;
 }
 
@@ -970,7 +1028,10 @@ std::int32_t kafka_streams::default_partition(std::string_view key_bytes, std::i
 
 std::vector<thread_metadata> kafka_streams::metadata_for_local_threads() const {
     require_running(state());
-    return detail::threads_metadata(impl_->ctx, impl_->hosts->local_threads());
+    std::set<kstreams::task_id> standby_tasks;
+    if (auto* updater = impl_->standby_updater())
+        for (const auto& t : updater->snapshot()) standby_tasks.insert(t.id);
+    return detail::threads_metadata(impl_->ctx, impl_->hosts->local_threads(), standby_tasks);
 }
 
 std::exception_ptr kafka_streams::error() const {

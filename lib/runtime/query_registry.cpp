@@ -1,6 +1,7 @@
 #include "lib/runtime/query_registry.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include <kstreams/state/queryable_store.hpp>
 #include <kstreams/state/state_query.hpp>
@@ -45,6 +46,14 @@ private:
     bool stale_;
 };
 
+/// By task, an active task's slot before a standby's of the same task (which is read only when
+/// no active one is listed).
+void sort_active_first(std::vector<std::shared_ptr<query_slot>>& slots) {
+    std::sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) {
+        return std::tie(a->id, a->standby) < std::tie(b->id, b->standby);
+    });
+}
+
 }  // namespace
 
 void query_registry::add(const std::shared_ptr<query_slot>& slot) {
@@ -70,12 +79,13 @@ std::vector<std::shared_ptr<queryable_instance>> query_registry::instances(
         std::lock_guard lock(mutex_);
         slots = slots_;
     }
-    std::sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) { return a->id < b->id; });
+    sort_active_first(slots);
     std::vector<std::shared_ptr<queryable_instance>> out;
     for (const auto& slot : slots) {
         if (partition && slot->id.partition != *partition) continue;
         std::lock_guard lock(*slot->lock);
         if (!slot->task || !slot->task->find_store(name)) continue;
+        if (!stale && slot->phase == query_slot::phase::standby) continue;  // not without stale stores
         if (!stale && slot->phase != query_slot::phase::running)
             throw invalid_state_store_error(
                 "Cannot get state store " + name + " because its task " + slot->id.to_string() + " is " +
@@ -102,7 +112,7 @@ std::vector<partition_query> query_registry::partition_queries(
         std::lock_guard lock(mutex_);
         slots = slots_;
     }
-    std::sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) { return a->id < b->id; });
+    sort_active_first(slots);
     std::vector<partition_query> out;
     auto listed = [&](std::int32_t p) {
         return std::any_of(out.begin(), out.end(), [&](const auto& q) { return q.partition == p; });
@@ -114,7 +124,10 @@ std::vector<partition_query> query_registry::partition_queries(
         if (!slot->task || !slot->task->find_store(name) || listed(p)) continue;
         partition_query q;
         q.partition = p;
-        if (require_active && slot->phase != query_slot::phase::running) {
+        if (require_active && slot->phase == query_slot::phase::standby) {
+            q.failure = failure_reason::not_active;
+            q.message = "Query requires a running active task, but partition was in state RUNNING and was not active.";
+        } else if (require_active && slot->phase != query_slot::phase::running) {
             q.failure = failure_reason::not_active;
             q.message = std::string("Query requires a running active task, but partition was in state ") +
                         (slot->phase == query_slot::phase::restoring ? "RESTORING" : "SUSPENDED") + " and was active.";

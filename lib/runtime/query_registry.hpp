@@ -24,12 +24,15 @@ struct partition_query;
 
 /// One task as queries see it. `task` and `phase` change only under `lock`.
 struct query_slot {
-    enum class phase { restoring, running, suspended };
-    explicit query_slot(kstreams::task_id i) : id(i) {}
+    /// standby: a standby replica's stores (standby_updater.hpp), read only as stale stores.
+    enum class phase { restoring, running, suspended, standby };
+    explicit query_slot(kstreams::task_id i, bool of_standby = false)
+        : id(i), standby(of_standby), phase(of_standby ? phase::standby : phase::restoring) {}
     const kstreams::task_id id;
+    const bool standby;  ///< a standby replica's (its phase stays standby)
     const std::shared_ptr<std::recursive_mutex> lock = std::make_shared<std::recursive_mutex>();
     stream_task* task = nullptr;  ///< null once the task closed
-    enum phase phase = phase::restoring;
+    enum phase phase;
 };
 
 class query_registry {
@@ -38,12 +41,15 @@ public:
     void remove(const query_slot* slot);
     /// The instances of store `name` (of one partition, if given) to read now. Throws
     /// invalid_state_store_error when the app is not RUNNING or REBALANCING, when no task hosts
-    /// the store, and when one that does restores or is suspended and `stale` is false.
+    /// the store, and when one that does restores or is suspended and `stale` is false. Standby
+    /// replicas are read only when `stale` (Kafka's enableStaleStores), after an active task of
+    /// the same partition.
     std::vector<std::shared_ptr<queryable_instance>> instances(const std::string& name, bool stale,
                                                                 std::optional<std::int32_t> partition) const;
     /// IQv2 (kstreams/state/state_query.hpp): each local partition of store `name` (those asked
     /// for, or all) with its instance, or why it cannot answer (not_active when `require_active`
-    /// and its task is not running, not_present for a partition asked for that no task hosts).
+    /// and its task is not running or is a standby, not_present for a partition asked for that no
+    /// task hosts).
     std::vector<partition_query> partition_queries(const std::string& name,
                                                    const std::optional<std::vector<std::int32_t>>& partitions,
                                                    bool require_active) const;

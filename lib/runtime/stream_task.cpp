@@ -101,6 +101,13 @@ stream_task::~stream_task() {
 }
 
 void stream_task::init() {
+    init_stores();
+    initialized_ = false;  // until the processors are, too
+    init_processors();
+    initialized_ = true;
+}
+
+void stream_task::init_stores() {
     keep_raw_ = env_.errors && env_.errors->reads_raw_records;
     resources_ = env_.stores;
     resources_.metrics = env_.metrics;
@@ -129,7 +136,10 @@ void stream_task::init() {
         if (env_.exactly_once) drop_stores_without_checkpoint();
     }
     for (state_store* store : store_order_) store->init(*this);
+    initialized_ = true;  // close() closes the stores
+}
 
+void stream_task::init_processors() {
     std::unordered_map<std::size_t, node*> by_index;
     for (std::size_t idx : sub_.nodes) {
         const node_def& def = model_.nodes[idx];
@@ -177,7 +187,6 @@ void stream_task::init() {
     for (std::size_t idx : sub_.nodes)
         for (std::size_t child : groups_.children[idx]) by_index.at(idx)->add_child(wired.at(child));
     for (auto& n : nodes_) n->init(*this);
-    initialized_ = true;
 }
 
 source_node* stream_task::source_for(std::string_view topic) {
@@ -633,7 +642,8 @@ void stream_task::register_store(state_store& store, restore_callback restore) {
 void stream_task::log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
                              std::int64_t timestamp) {
     auto it = changelog_topic_of_.find(store_name);
-    if (it == changelog_topic_of_.end()) return;
+    // A standby task's stores (no collector) follow the changelog; the active task writes it.
+    if (it == changelog_topic_of_.end() || !env_.collector) return;
     static const headers no_headers;
     env_.collector->send(it->second, id_.partition, key, value, timestamp, no_headers, store_name);
 }
@@ -675,7 +685,7 @@ void stream_task::set_stored_metadata(const state::stored_metadata& m) {
 void stream_task::log_change(std::string_view store_name, std::string_view key, std::optional<std::string_view> value,
                              std::int64_t timestamp, const headers& hdrs) {
     auto it = changelog_topic_of_.find(store_name);
-    if (it == changelog_topic_of_.end()) return;
+    if (it == changelog_topic_of_.end() || !env_.collector) return;  // a standby's (above)
     env_.collector->send(it->second, id_.partition, key, value, timestamp, hdrs, store_name);
 }
 

@@ -132,6 +132,8 @@ public:
 
     /// Instantiates stores and processors and initializes them (stores first).
     void init();
+    /// Only the stores (a standby task: its stores follow their changelogs, nothing processes).
+    void init_stores();
     /// The source reading this (already prefixed) topic, or nullptr.
     source_node* source_for(std::string_view topic);
     /// The record's timestamp per the source's extractor; negative means skip it (counted).
@@ -259,6 +261,18 @@ public:
         const restore_batch_details* details = nullptr;
     };
     void set_restoring_batch(const restoring_batch& b) { restoring_ = b; }
+    /// Applies a batch of changelog records of `tp` to the store `reg` registered, under the store
+    /// lock (an active task's restoration, a standby's updates).
+    void restore(const changelog_registration& reg, const topic_partition& tp, std::span<const restore_record> records,
+                 const restore_batch_details* details) {
+        const auto guard = store_guard();
+        struct batch_scope {
+            stream_task& task;
+            ~batch_scope() { task.set_restoring_batch({}); }
+        } scope{*this};
+        set_restoring_batch({&tp, records, details});
+        reg.restore(records);
+    }
 
     // Processor metadata (Kafka's ProcessorMetadata, committed with the input offsets)
     std::optional<std::int64_t> processor_metadata_for_key(std::string_view key) const override;
@@ -288,6 +302,7 @@ protected:
     task_slot_entry& slot(std::string_view key) override { return slots_.at(key); }
 
 private:
+    void init_processors();
     void record_punctuation(std::chrono::steady_clock::time_point started);
     std::string where() const;
     /// processing.exception.handler, called in the catch block of an exception that escaped a

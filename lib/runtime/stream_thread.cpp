@@ -22,12 +22,14 @@
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/core/wall_clock.hpp"
 #include "lib/kafka/consumer_close.hpp"
 #include "lib/kafka/kafka_collector.hpp"
 #include "lib/kafka/kafka_ports.hpp"
 #include "lib/observe/latency.hpp"
 #include "lib/runtime/error_handling.hpp"
 #include "lib/runtime/host_directory.hpp"
+#include "lib/runtime/standby_updater.hpp"
 #include "lib/runtime/task_manager.hpp"
 #include "lib/state/record_cache.hpp"
 
@@ -38,11 +40,6 @@ template <class T>
 using task = asio::awaitable<T>;
 
 namespace {
-
-std::int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 }  // namespace
 
@@ -245,7 +242,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
 
         auto consumer_settings = ctx.consumer_settings;
         // The endpoint travels in the client.id, where the other instances find it (host_directory.hpp).
-        consumer_settings["client.id"] = host_directory::consumer_client_id(name, cfg.application_server);
+        consumer_settings["client.id"] = consumer_client_id();
         if (!cfg.group_instance_id.empty())
             consumer_settings["group.instance.id"] =
                 cfg.num_stream_threads > 1 || self.index_ > 0 ? cfg.group_instance_id + "-" + std::to_string(self.index_ + 1)
@@ -308,6 +305,10 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         tm.restore_listener = ctx.restore_listener.get();
         tm.max_async_in_flight = cfg.max_async_in_flight_per_task;
         tm.queries = ctx.queries;
+        if (ctx.standbys) {
+            tm.opening_task = [u = ctx.standbys](kstreams::task_id id) { u->task_opening(id); };
+            tm.closed_task = [u = ctx.standbys](kstreams::task_id id) { u->task_closed(id); };
+        }
         tm.make_task_executor = [this] { return asio::any_io_executor(asio::make_strand(pool)); };
         env.collector = &producer_port->collector();
         tasks = std::make_unique<task_manager>(
@@ -486,10 +487,17 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         ctx.on_rebalance(self.index_, on);
     }
 
+    /// The consumer's client.id: the endpoint and, with standbys, the process id travel in it, where
+    /// the other instances find them (host_directory.hpp).
+    std::string consumer_client_id() const {
+        return host_directory::consumer_client_id(
+            name, ctx.config.application_server, ctx.config.num_standby_replicas > 0 ? ctx.process_id : std::string());
+    }
+
     /// Tells the app's host directory what this thread reads now (and whether it restores).
     void report_assignment() {
         if (!ctx.hosts) return;
-        ctx.hosts->set_thread(self.index_, {name, host_directory::consumer_client_id(name, ctx.config.application_server),
+        ctx.hosts->set_thread(self.index_, {name, consumer_client_id(),
                                             assigned, rebalancing && tasks && tasks->restoring()});
     }
 

@@ -32,7 +32,7 @@ bool builtin_handler(const std::string& key, const std::string& value, std::stri
     throw std::invalid_argument("streams config: " + key + "=" + value + " is not one of " + std::string(resume) +
                                 ", " + std::string(fail) + "; set a handler of your own in code (streams_config::errors)");
 }
-/// StreamsConfig settings kstreams has nothing for (standby replicas, the task assignor's knobs,
+/// StreamsConfig settings kstreams has nothing for (warm-up replicas, the task assignor's knobs,
 /// Java-only classes): not the clients' either.
 bool unimplemented_streams_setting(std::string_view key) {
     static constexpr std::string_view names[] = {
@@ -40,7 +40,7 @@ bool unimplemented_streams_setting(std::string_view key) {
         "default.list.key.serde.inner", "default.list.key.serde.type", "default.list.value.serde.inner",
         "default.list.value.serde.type", "enable.metrics.push", "ensure.explicit.internal.resource.naming",
         "group.protocol", "log.summary.interval.ms", "max.warmup.replicas", "metric.reporters",
-        "metrics.num.samples", "metrics.sample.window.ms", "num.standby.replicas", "poll.ms",
+        "metrics.num.samples", "metrics.sample.window.ms", "poll.ms",
         "probing.rebalance.interval.ms", "rack.aware.assignment.non_overlap_cost", "rack.aware.assignment.strategy",
         "rack.aware.assignment.tags", "rack.aware.assignment.traffic_cost", "repartition.purge.interval.ms",
         "rocksdb.config.setter", "state.cleanup.delay.ms", "task.assignor.class", "upgrade.from",
@@ -80,6 +80,7 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         }
         else if (key == "bootstrap.servers") c.bootstrap_servers = value;
         else if (key == "num.stream.threads") c.num_stream_threads = parse_number<int>(key, value);
+        else if (key == "num.standby.replicas") c.num_standby_replicas = parse_number<int>(key, value);
         else if (key == "commit.interval.ms") c.commit_interval = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
         else if (key == "processing.guarantee") {
             if (value == "at_least_once") c.guarantee = processing_guarantee::at_least_once;

@@ -7,6 +7,8 @@
 
 #include <kstreams/state/queryable_store.hpp>
 
+#include "lib/runtime/standby_placement.hpp"
+
 namespace kstreams {
 
 host_info host_info::parse(std::string_view host_port) {
@@ -48,17 +50,34 @@ bool is_global_store(const app_context& ctx, const std::string& store) {
 
 std::vector<streams_metadata> hosts_metadata(const app_context& ctx, const std::vector<hosted_partitions>& members) {
     std::map<std::string, streams_metadata> by_server;
+    auto stores_of = [&](const std::string& topic, std::set<std::string>& names) {
+        auto it = ctx.plan.subtopology_of_topic.find(topic);
+        if (it == ctx.plan.subtopology_of_topic.end()) return;
+        for (std::size_t s : ctx.groups->subtopologies[it->second].stores)
+            names.insert(ctx.model->stores[s].builder->name());
+    };
     for (const auto& m : members) {
         if (m.server.empty()) continue;
         auto& md = by_server[m.server];
         md.host = host_info::parse(m.server);
         for (const auto& tp : m.partitions) {
             md.topic_partitions.insert({tp.topic, tp.partition});
-            auto it = ctx.plan.subtopology_of_topic.find(tp.topic);
-            if (it == ctx.plan.subtopology_of_topic.end()) continue;
-            for (std::size_t s : ctx.groups->subtopologies[it->second].stores)
-                md.state_store_names.insert(ctx.model->stores[s].builder->name());
+            stores_of(tp.topic, md.state_store_names);
         }
+    }
+    // Standbys, as Kafka's: the input partitions of each standby task and its sub-topology's stores.
+    if (ctx.config.num_standby_replicas > 0) {
+        const standby_placement placement = place_standbys(ctx, members);
+        for (const auto& [task, instances] : placement.standbys)
+            for (const auto& instance : instances) {
+                const std::string& server = placement.servers.at(instance);
+                auto md = by_server.find(server);
+                if (server.empty() || md == by_server.end()) continue;
+                for (const auto& tp : input_partitions(ctx, task)) {
+                    md->second.standby_topic_partitions.insert({tp.topic, tp.partition});
+                    stores_of(tp.topic, md->second.standby_state_store_names);
+                }
+            }
     }
     std::vector<streams_metadata> out;
     for (auto& [server, md] : by_server) {
@@ -104,10 +123,19 @@ key_query_metadata key_metadata(const app_context& ctx, const std::vector<hosted
             break;
         }
     }
+    if (ctx.config.num_standby_replicas > 0) {
+        const standby_placement placement = place_standbys(ctx, members);
+        const kstreams::task_id task{ctx.groups->subtopologies[*sub].id, partition};
+        if (auto it = placement.standbys.find(task); it != placement.standbys.end())
+            for (const auto& instance : it->second)
+                if (const std::string& server = placement.servers.at(instance); !server.empty())
+                    out.standby_hosts.insert(host_info::parse(server));
+    }
     return out;
 }
 
-std::vector<thread_metadata> threads_metadata(const app_context& ctx, const std::map<int, local_thread_state>& threads) {
+std::vector<thread_metadata> threads_metadata(const app_context& ctx, const std::map<int, local_thread_state>& threads,
+                                              const std::set<kstreams::task_id>& standby_tasks) {
     std::vector<thread_metadata> out;
     for (const auto& [index, t] : threads) {
         thread_metadata md;
@@ -121,6 +149,12 @@ std::vector<thread_metadata> threads_metadata(const app_context& ctx, const std:
             tasks[{ctx.groups->subtopologies[it->second].id, tp.partition}].insert({tp.topic, tp.partition});
         }
         for (auto& [id, parts] : tasks) md.active_tasks.push_back({id, std::move(parts)});
+        if (out.empty())
+            for (const kstreams::task_id& id : standby_tasks) {
+                task_metadata standby{id, {}};
+                for (const auto& tp : input_partitions(ctx, id)) standby.topic_partitions.insert({tp.topic, tp.partition});
+                md.standby_tasks.push_back(std::move(standby));
+            }
         out.push_back(std::move(md));
     }
     return out;

@@ -102,15 +102,7 @@ public:
                 records = records.first(static_cast<std::size_t>(std::clamp<std::int64_t>(target->end - target->position, 0, n)));
         }
         if (!records.empty()) {
-            {
-                const auto guard = t->task->store_guard();
-                struct batch_scope {
-                    stream_task& task;
-                    ~batch_scope() { task.set_restoring_batch({}); }
-                } scope{*t->task};
-                t->task->set_restoring_batch({&tp, records, details});
-                target->reg->restore(records);
-            }
+            t->task->restore(*target->reg, tp, records, details);
             const auto n = static_cast<std::int64_t>(records.size());
             target->restored += n;
             t->restored += static_cast<std::uint64_t>(n);
@@ -168,7 +160,13 @@ task_manager::managed_task& task_manager::create(const subtopology_group& sub, k
     t->processed = &env->metrics->counter(metric::records_processed);
     t->sub = &sub;
     t->slot = std::make_shared<query_slot>(id);
-    t->task = open_task(sub, id, *env, t->slot->lock);
+    if (config_.opening_task) config_.opening_task(id);
+    try {
+        t->task = open_task(sub, id, *env, t->slot->lock);
+    } catch (...) {
+        if (config_.closed_task) config_.closed_task(id);
+        throw;
+    }
     if (t->task->holds_offsets()) t->replayed = &env->metrics->counter(records_replayed_metric);
     t->next_punctuation = t->task->next_wall_clock_punctuation();
     managed_task& ref = *t;
@@ -431,8 +429,9 @@ void task_manager::close_suspended() {
     suspended_.clear();
 }
 
-/// Keeps the counters of a task about to be destroyed.
+/// Keeps the counters of a task about to be destroyed (closed, its checkpoint written).
 void task_manager::retire(managed_task& t) {
+    if (config_.closed_task && t.task) config_.closed_task(t.task->id());
     if (!t.env) return;
     for (const auto& [name, value] : t.metrics.all()) closed_task_metrics_.counter(name) += value;
 }

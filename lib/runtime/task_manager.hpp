@@ -83,6 +83,11 @@ struct task_manager_config {
     bool exactly_once = false;
     /// Interactive queries: the tasks are registered here while they are open (the Kafka runtime).
     std::shared_ptr<query_registry> queries;
+    /// Standby replicas (the Kafka runtime): told before a task's stores open here, so that this
+    /// instance's standby of the task closes first (its checkpoint then says where restoration
+    /// starts: only what the standby lacks is restored), and once they closed again (checkpoint written).
+    std::function<void(kstreams::task_id)> opening_task;
+    std::function<void(kstreams::task_id)> closed_task;
     /// A task's turn (turn()) ends early at the commit deadline, or once the runner asks
     /// (yield_turns), rather than after records_per_round records (Kafka's StreamThread sizes its
     /// process loop by the time left to the commit interval): so a slow task delays a commit or a

@@ -163,15 +163,15 @@ TEST_CASE("streams_config::from_properties keeps unknown keys as the app's own, 
     const auto c = streams_config::from_properties({{"application.id", "a"},
                                                     {"my.service.url", "http://x"},  // nobody's
                                                     {"linger.ms", "7"},              // librdkafka's
-                                                    {"num.standby.replicas", "1"},   // Kafka Streams', not implemented
+                                                    {"max.warmup.replicas", "1"},    // Kafka Streams', not implemented
                                                     {"consumer.my.flag", "1"}});     // a client's, as asked
     CHECK(c.kafka.count("my.service.url") == 0);
-    CHECK(c.kafka.count("num.standby.replicas") == 0);
+    CHECK(c.kafka.count("max.warmup.replicas") == 0);
     CHECK(c.kafka.at("linger.ms") == "7");
     CHECK(c.consumer.at("my.flag") == "1");
     // Every property is the processors' to read.
     CHECK(c.app_configs.at("my.service.url") == "http://x");
     CHECK(c.app_configs.at("linger.ms") == "7");
     CHECK(c.app_configs.at("application.id") == "a");
-    CHECK(c.app_configs.at("num.standby.replicas") == "1");
+    CHECK(c.app_configs.at("max.warmup.replicas") == "1");
 }
