@@ -357,6 +357,9 @@ state_store* stream_task::find_store(std::string_view name) {
 }
 
 void stream_task::record_dropped(std::string_view reason_metric, const node& where) {
+    // Recovery by recomputation replays records processed before the commit: their drops
+    // (late records mostly) were counted then.
+    if (holds_.replaying()) return;
     ++metrics().counter(metric::dropped_records);
     ++metrics().counter(reason_metric);
     std::string key = std::string(reason_metric) + "@" + where.name();
@@ -520,7 +523,7 @@ std::string stream_task::commit_metadata(std::string_view topic, std::int32_t pa
     return out + holds_.commit_metadata(topic, partition, processed);
 }
 
-std::int64_t stream_task::recover(std::string_view metadata) {
+std::int64_t stream_task::recover(std::string_view topic, std::int32_t partition, std::string_view metadata) {
     std::string_view holds = metadata;
     // Kafka's part first (base64 has no '|'), unless the metadata is the holds' alone.
     if (!metadata.starts_with("kstreams-recompute:")) {
@@ -533,7 +536,7 @@ std::int64_t stream_task::recover(std::string_view metadata) {
                 if (!added) it->second = std::max(it->second, value);
             }
     }
-    return holds_.empty() || holds.empty() ? -1 : holds_.recover(holds);
+    return holds_.empty() || holds.empty() ? -1 : holds_.recover(topic, partition, holds);
 }
 
 offset_hold* stream_task::offset_hold_of(std::string_view store, const node& owner) {

@@ -272,8 +272,9 @@ public:
     std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed,
                                 std::int64_t partition_time) const;
     /// Reads a partition's committed metadata before the first record; returns the offset up to
-    /// which records coming again were processed before (-1: none known).
-    std::int64_t recover(std::string_view metadata);
+    /// which records coming again were processed before (-1: none known). Drops of records below
+    /// it are not counted again (record_dropped): the run that first processed them counted them.
+    std::int64_t recover(std::string_view topic, std::int32_t partition, std::string_view metadata);
 
     /// A punctuation is due but waits for the records in flight (the task takes no new records).
     bool punctuation_waiting() const { return stream_punctuation_waiting_ || wall_punctuation_waiting_; }

@@ -342,7 +342,7 @@ stream_task& task_manager::add_task(const subtopology_group& sub, kstreams::task
 
 void task_manager::recover_holds(managed_task& t, partition_queue& q) {
     // Offset holds and processor metadata (an emit-on-close aggregation's progress).
-    if (auto metadata = consumer_.committed_metadata(q.tp())) q.replay_until = t.task->recover(*metadata);
+    if (auto metadata = consumer_.committed_metadata(q.tp())) q.replay_until = t.task->recover(q.topic(), q.partition(), *metadata);
 }
 
 void task_manager::assign(const std::vector<topic_partition>& parts) {
