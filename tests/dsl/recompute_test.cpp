@@ -289,6 +289,34 @@ void check_restarts(const topology& t, const input_rows& input, bool on_close, c
     }
 }
 
+/// Two restarts: the first resumed run stops again, either in the middle of its replay (a commit
+/// taken while replaying must still hold what the first commit held) or a little past it, and a
+/// third run resumes from its commit.
+void check_double_restarts(const topology& t, const input_rows& input, bool on_close) {
+    const rows whole = pipe(t, input, 0, input.size());
+    for (std::size_t stop = 1; stop < input.size(); ++stop) {
+        std::int64_t first = 0;
+        std::map<std::string, std::string> metadata;
+        const rows before = pipe(t, input, 0, stop, {}, &first, &metadata);
+        const std::size_t from = static_cast<std::size_t>(first);
+        for (std::size_t second_stop : {from + std::max<std::size_t>(1, (stop - from) / 2), stop + 2}) {
+            if (second_stop <= from || second_stop >= input.size()) continue;
+            INFO("stopped after " << stop << " records, resumed from " << from << ", stopped again after " << second_stop);
+            std::int64_t second = 0;
+            std::map<std::string, std::string> metadata2;
+            rows out = before;
+            const rows middle = pipe(t, input, from, second_stop, metadata, &second, &metadata2);
+            REQUIRE(second <= static_cast<std::int64_t>(second_stop));
+            const rows after = pipe(t, input, static_cast<std::size_t>(second), input.size(), metadata2);
+            out.insert(out.end(), middle.begin(), middle.end());
+            out.insert(out.end(), after.begin(), after.end());
+            INFO("resumed again from " << second << ": " << dump(out) << " / uninterrupted: " << dump(whole));
+            if (on_close) CHECK(out == whole);
+            else CHECK(latest(out) == latest(whole));
+        }
+    }
+}
+
 const input_rows restart_input{{"a", 1},  {"b", 3},  {"a", 12}, {"a", 4},  {"b", 25}, {"a", 9},  {"a", 26},
                                {"b", 2},  {"a", 40}, {"b", 41}, {"a", 33}, {"a", 36}, {"b", 44}, {"a", 70},
                                {"b", 69}, {"a", 61}, {"a", 66}, {"b", 90}};
@@ -445,6 +473,21 @@ TEST_CASE("restarts at every point of generated out-of-order input rebuild sessi
         check_session_restarts(session_windows::of_inactivity_gap_and_grace(2ms, 0ms), 2ms, in);
         check_session_restarts(session_windows::of_inactivity_gap_and_grace(3ms, 2ms), 25ms, in);
     }
+}
+
+TEST_CASE("two restarts, the second in the middle of the replay, rebuild session windows exactly") {
+    const auto m = materialized<>::as("counts").with_recovery(recovery::recompute);
+    for (unsigned seed : {7u, 42u}) {
+        INFO("seed " << seed);
+        const input_rows in = generated_input(seed, 40);
+        for (const auto& w : {session_windows::of_inactivity_gap_and_grace(3ms, 4ms), session_windows::of_inactivity_gap_and_grace(2ms, 0ms)}) {
+            const auto retention = std::chrono::milliseconds(w.inactivity_gap() + w.grace());
+            check_double_restarts(session_count(m.with_retention(retention), false, w), in, false);
+            check_double_restarts(session_count(m.with_retention(retention), true, w), in, true);
+        }
+    }
+    check_double_restarts(session_count(m.with_retention(8ms), true, session_windows::of_inactivity_gap_and_grace(5ms, 3ms)),
+                          session_input, true);
 }
 
 TEST_CASE("replayed records dropped as late are not counted again") {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -22,9 +23,10 @@ class session_origins {
 public:
     /// The record being processed (key bytes `key`) took sessions `merged` (removed from the
     /// store) into session `into`: `into` is needed until the owner's watermark passes its end, and
-    /// so are the first records of every session it took and the record itself.
+    /// so are the first records of every session it took and the record itself. `min_release`:
+    /// held at least until then (see the owner's replay).
     void merge(kstreams::detail::offset_hold& hold, const std::string& key, const std::vector<kstreams::window>& merged,
-               kstreams::window into) {
+               kstreams::window into, std::int64_t min_release = INT64_MIN) {
         std::vector<kstreams::detail::held_origin> origins;
         if (auto own = hold.origin()) origins.push_back(*own);
         for (const kstreams::window& w : merged) {
@@ -35,7 +37,7 @@ public:
         }
         if (origins.empty()) return;
         // Released once the watermark is past the end (see the owner's watermark).
-        for (const auto& o : origins) hold.hold_at(o, into.end + 1);
+        for (const auto& o : origins) hold.hold_at(o, std::max(into.end + 1, min_release));
         auto& slot = sessions_[id{into.end, key, into.start}];
         for (const auto& o : origins) add(slot, o);
     }

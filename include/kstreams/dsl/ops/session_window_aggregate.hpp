@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,7 +79,9 @@ public:
         hold_->before_commit = [this] {
             if (emit_final_) maybe_forward_final({}, observed_stream_time_ - grace_ - gap_, true);
             hold_->advance(observed_stream_time_, watermark());
-            origins_.forget_before(hold_->watermark());
+            // Its own watermark, not the hold's: replaying, the hold's starts at the commit's,
+            // while sessions still open then are rebuilt from states that end before it.
+            origins_.forget_before(watermark());
         };
     }
     void process_erased(const void* p) override {
@@ -154,7 +157,11 @@ private:
         std::vector<window> windows;
         windows.reserve(merged.size());
         for (const auto& s : merged) windows.push_back(s.key.window);
-        origins_.merge(*hold_, key_bytes, windows, into);
+        // Replaying, a session still open at the commit is rebuilt through states that end before
+        // what that commit released, and is held as itself only once the replay reaches it: until
+        // then, a commit during the replay must not go past any replayed session's first record.
+        const std::int64_t min_release = hold_->replaying() ? hold_->recovered_watermark() + 1 : INT64_MIN;
+        origins_.merge(*hold_, key_bytes, windows, into, min_release);
     }
 
     /// After a restart, before the first record. Replayed records are judged from the stream
