@@ -199,8 +199,7 @@ topology builder_state::build(const optimizations& opt) const {
                                      "recovery::changelog (the default)");
             if (const auto* r = kstreams::detail::as_recompute(*b); r && !r->not_yet().empty())
                 throw topology_error("store " + b->name() + " of " + g.name + ": recovery::recompute does not hold " +
-                                     "input offsets for " + r->not_yet() + " yet (time windows only, tumbling or " +
-                                     "hopping); use recovery::changelog (the default)");
+                                     "input offsets for " + r->not_yet() + " yet; use recovery::changelog (the default)");
             if (g.global) {
                 t.add_global_state_store(b);  // connected through d.stores
                 // A global table's store is its topic's rows as they are: restored raw from it,

@@ -37,6 +37,9 @@ class offset_holds::owner_hold final : public offset_hold {
 public:
     owner_hold(offset_holds& set, std::string name) : set_(set), name_(std::move(name)) {}
     void hold(std::int64_t release) override { set_.hold(*this, release); }
+    std::optional<held_origin> origin() override { return set_.origin(*this); }
+    bool replaying() const override { return set_.replaying(); }
+    void hold_at(const held_origin& origin, std::int64_t release) override { set_.hold_at(*this, origin, release); }
     const std::string& name() const { return name_; }
     std::vector<held_records>& partitions() { return partitions_; }
     /// What a partition's commit noted (replay_stream_time -1: not noted, a version 1 commit or
@@ -83,14 +86,22 @@ std::size_t offset_holds::slot_of(std::string_view topic, std::int32_t partition
 
 void offset_holds::hold(owner_hold& o, std::int64_t release) {
     if (release <= o.watermark()) return;  // released already
+    if (const auto at = origin(o)) hold_at(o, *at, release);
+}
+
+std::optional<held_origin> offset_holds::origin(const owner_hold& o) {
     // A record with no source record (forwarded by a punctuation) cannot be held: it is not read
     // again, as with a changelog store's cache flush.
     const record_metadata* m = ctx_.current_metadata();
-    if (!m || m->offset < 0) return;
-    const std::size_t slot = slot_of(m->topic, m->partition);
+    if (!m || m->offset < 0) return std::nullopt;
+    return held_origin{slot_of(m->topic, m->partition), m->offset, o.stream_time()};
+}
+
+void offset_holds::hold_at(owner_hold& o, const held_origin& origin, std::int64_t release) {
+    if (release <= o.watermark()) return;  // released already
     auto& parts = o.partitions();
-    if (parts.size() <= slot) parts.resize(slot + 1);
-    parts[slot].hold(m->offset, release, o.stream_time());
+    if (parts.size() <= origin.partition_slot) parts.resize(origin.partition_slot + 1);
+    parts[origin.partition_slot].hold(origin.offset, release, origin.stream_time);
 }
 
 std::size_t offset_holds::find_slot(std::string_view topic, std::int32_t partition) const {
@@ -147,12 +158,23 @@ std::string offset_holds::commit_metadata(std::string_view topic, std::int32_t p
     return out;
 }
 
-std::int64_t offset_holds::recover(std::string_view metadata) {
+bool offset_holds::replaying() const {
+    if (replay_until_.empty()) return false;
+    const record_metadata* m = ctx_.current_metadata();
+    if (!m || m->offset < 0) return false;
+    const std::size_t slot = find_slot(m->topic, m->partition);
+    return slot < replay_until_.size() && m->offset < replay_until_[slot];
+}
+
+std::int64_t offset_holds::recover(std::string_view topic, std::int32_t partition, std::string_view metadata) {
     const bool v1 = metadata.starts_with(magic_v1);
     if (!v1 && !metadata.starts_with(magic)) return -1;
     std::string_view in = metadata.substr(magic.size());
     std::int64_t processed = -1;
     if (!read_int(in, processed)) return -1;
+    const std::size_t slot = slot_of(topic, partition);
+    if (replay_until_.size() <= slot) replay_until_.resize(slot + 1, -1);
+    replay_until_[slot] = processed;
     while (read_char(in, ';')) {
         std::int64_t length = 0, stream_time = -1, watermark = -1, replay_stream_time = -1;
         if (!read_int(in, length) || !read_char(in, ':') || length < 0 || static_cast<std::size_t>(length) > in.size())

@@ -71,8 +71,10 @@ public:
     static constexpr std::string_view metadata_magic = "kstreams-recompute:2:";
     /// Reads a partition's committed metadata (written by commit_metadata): the owners named
     /// there start from what they noted; returns the processed offset it names (-1 if none, or if
-    /// the metadata is not ours).
-    std::int64_t recover(std::string_view metadata);
+    /// the metadata is not ours), below which records of that partition are replayed.
+    std::int64_t recover(std::string_view topic, std::int32_t partition, std::string_view metadata);
+    /// Whether the record being processed is replayed: processed before the commit resumed from.
+    bool replaying() const;
 
 private:
     class owner_hold;
@@ -81,6 +83,8 @@ private:
         std::int32_t partition = 0;
     };
     void hold(owner_hold& o, std::int64_t release);
+    std::optional<held_origin> origin(const owner_hold& o);
+    void hold_at(owner_hold& o, const held_origin& origin, std::int64_t release);
     std::size_t slot_of(std::string_view topic, std::int32_t partition);
     /// The slot of a partition seen before; slots_.size() if none.
     std::size_t find_slot(std::string_view topic, std::int32_t partition) const;
@@ -89,6 +93,7 @@ private:
     std::vector<std::unique_ptr<owner_hold>> owners_;
     std::vector<partition_slot> slots_;
     std::size_t last_slot_ = 0;
+    std::vector<std::int64_t> replay_until_;  ///< by partition slot; -1: nothing replayed
 };
 
 }  // namespace kstreams::detail

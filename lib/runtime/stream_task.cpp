@@ -367,6 +367,9 @@ state_store* stream_task::find_store(std::string_view name) {
 }
 
 void stream_task::record_dropped(std::string_view reason_metric, const node& where) {
+    // Recovery by recomputation replays records processed before the commit: their drops
+    // (late records mostly) were counted then.
+    if (holds_.replaying()) return;
     ++metrics().counter(metric::dropped_records);
     ++metrics().counter(reason_metric);
     std::string key = std::string(reason_metric) + "@" + where.name();
@@ -529,7 +532,7 @@ std::string stream_task::commit_metadata(std::string_view topic, std::int32_t pa
     return out + '|' + holds_.commit_metadata(topic, partition, processed);
 }
 
-stream_task::recovered_metadata stream_task::recover(std::string_view metadata) {
+stream_task::recovered_metadata stream_task::recover(std::string_view topic, std::int32_t partition, std::string_view metadata) {
     recovered_metadata out;
     std::string_view holds = metadata;
     // Kafka's part first (base64 has no '|'), unless the metadata is the holds' alone (written
@@ -546,7 +549,7 @@ stream_task::recovered_metadata stream_task::recover(std::string_view metadata) 
             }
         }
     }
-    if (!holds_.empty() && !holds.empty()) out.replay_until = holds_.recover(holds);
+    if (!holds_.empty() && !holds.empty()) out.replay_until = holds_.recover(topic, partition, holds);
     return out;
 }
 

@@ -290,7 +290,9 @@ public:
         /// The partition time committed (-1: none).
         std::int64_t partition_time = -1;
     };
-    recovered_metadata recover(std::string_view metadata);
+    /// Drops of records below replay_until are not counted again (record_dropped): the run that
+    /// first processed them counted them.
+    recovered_metadata recover(std::string_view topic, std::int32_t partition, std::string_view metadata);
     /// As Kafka's task initialization: the stream time resumes from a committed partition time, and
     /// stream-time punctuations are due at it before any new record.
     void resume_stream_time(std::int64_t partition_time);

@@ -343,7 +343,7 @@ void task_manager::recover_holds(managed_task& t, partition_queue& q) {
     // time, where the stream time resumes (unless held records replay and rebuild it).
     auto metadata = consumer_.committed_metadata(q.tp());
     if (!metadata) return;
-    const auto recovered = t.task->recover(*metadata);
+    const auto recovered = t.task->recover(q.topic(), q.partition(), *metadata);
     q.replay_until = recovered.replay_until;
     if (recovered.partition_time < 0 || t.task->holds_offsets()) return;
     q.resume_partition_time(recovered.partition_time);

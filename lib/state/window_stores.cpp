@@ -157,8 +157,9 @@ std::shared_ptr<const window_bytes_store_supplier> time_ordered_window_store(std
     return std::make_shared<stores::window_supplier>(std::move(name), retention, window_size, false, true, true);
 }
 
-std::shared_ptr<const session_bytes_store_supplier> time_ordered_session_store(std::string name, std::int64_t retention) {
-    return std::make_shared<stores::session_supplier>(std::move(name), retention, true, true);
+std::shared_ptr<const session_bytes_store_supplier> time_ordered_session_store(std::string name, std::int64_t retention,
+                                                                               bool persistent) {
+    return std::make_shared<stores::session_supplier>(std::move(name), retention, persistent, true);
 }
 
 }  // namespace kstreams::detail

@@ -5,7 +5,10 @@
 namespace kstreams::test::detail_impl {
 
 void memory_consumer::append(const d::topic_partition& tp, produced_record r) {
-    log& l = logs_[tp];
+    auto [at, fresh] = logs_.try_emplace(tp);
+    log& l = at->second;
+    if (fresh)
+        if (auto first = first_offsets.find(tp.topic); first != first_offsets.end()) l.next_offset = first->second;
     l.slots.push_back({std::move(r), l.next_offset++, &l, false});
 }
 

@@ -51,6 +51,8 @@ public:
     std::map<d::topic_partition, std::string> committed_metadata_of;
     /// driver_config::committed_metadata
     std::map<std::string, std::string> resume_metadata;
+    /// driver_config::first_input_offsets
+    std::map<std::string, std::int64_t> first_offsets;
 
 private:
     struct log;

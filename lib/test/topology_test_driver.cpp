@@ -132,6 +132,7 @@ struct topology_test_driver::impl {
         for (auto& [topic, records] : config.changelogs)
             changelog_history[topic].assign(records.begin(), records.end());
         consumer.resume_metadata = config.committed_metadata;
+        consumer.first_offsets = config.first_input_offsets;
         producer.deliver = [this] { capture_outputs(); };
         if (groups.has_global()) {
             global = std::make_unique<detail::global_task>(t.model(), groups, env);

@@ -2,9 +2,10 @@
 // driver: time-windowed aggregations give what their changelog variant gives and keep their store
 // in memory with no changelog; commits hold input offsets back to the earliest record of an open
 // window, and a restart from such a commit rebuilds the open windows exactly (sliding windows
-// too, whose replayed records are judged from the stream time noted with the first of them); an
-// unbounded aggregation or table (or, for now, session windows) asking for it is refused when the
-// topology is built, naming the store and the node.
+// too, whose replayed records are judged from the stream time noted with the first of them;
+// session windows, whose first records stay held while their sessions can still change); an
+// unbounded aggregation or table (or, for now, a session cogroup of several streams) asking for it
+// is refused when the topology is built, naming the store and the node.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -62,14 +63,14 @@ topology time_count(Windows windows, const materialized<>& m, bool on_close = fa
     return b.build();
 }
 
-topology session_count(const materialized<>& m, bool on_close = false) {
+topology session_count(const materialized<>& m, bool on_close = false,
+                       session_windows windows = session_windows::of_inactivity_gap_and_grace(5ms, 3ms)) {
     streams_builder b;
-    auto w = b.stream<str, str>("in").group_by_key().windowed_by(
-        session_windows::of_inactivity_gap_and_grace(5ms, 3ms));
+    auto w = b.stream<str, str>("in").group_by_key().windowed_by(windows);
     if (on_close) w = w.emit_strategy(emit_strategy::on_window_close());
     // In memory, a session is kept only its gap plus grace past its end unless the retention
     // says more: emitting on close needs it longer (as Kafka's in-memory session store).
-    w.count(m.with_retention(100ms))
+    w.count(m.retention ? m : m.with_retention(100ms))
         .to_stream()
         .select_key([](const windowed<str>& k, const std::optional<std::int64_t>&) { return show(k); })
         .to("out");
@@ -124,17 +125,34 @@ TEST_CASE("sliding windows, emitting on update and on close, recovered by recomp
     check_same_as_changelog("sliding on close", [&](const materialized<>& m) { return time_count(sliding, m, true); });
 }
 
-TEST_CASE("session and unlimited windows asking for recomputation are refused at build()") {
+TEST_CASE("session windows, emitting on update and on close, recovered by recomputation") {
+    check_same_as_changelog("session", [](const materialized<>& m) { return session_count(m); });
+    check_same_as_changelog("session on close", [](const materialized<>& m) { return session_count(m, true); });
+}
+
+TEST_CASE("unlimited windows and session cogroups of several streams asking for recomputation are refused at build()") {
     const auto m = materialized<>::as("counts").with_recovery(recovery::recompute);
-    CHECK_THROWS_WITH_AS(session_count(m), doctest::Contains("store counts of KSTREAM-AGGREGATE-0000000001: "
-                                                             "recovery::recompute does not hold input offsets "
-                                                             "for session windows yet"), topology_error);
     // Unlimited windows never close: their records would be held for ever.
     CHECK_THROWS_WITH_AS(time_count(unlimited_windows::of(), m),
                          doctest::Contains("store counts of KSTREAM-AGGREGATE-0000000001: recovery::recompute is for "
                                            "windowed aggregations only"), topology_error);
-    CHECK_NOTHROW(session_count(materialized<>::as("counts")));
     CHECK_NOTHROW(time_count(unlimited_windows::of(), materialized<>::as("counts")));
+    // Each stream's processor merges the others' sessions: not followed yet.
+    auto cogroup = [](const materialized<>& mm, bool two) {
+        streams_builder b;
+        auto add = [](const str&, const str&, std::int64_t n) { return n + 1; };
+        auto c = b.stream<str, str>("in").group_by_key().cogroup(add);
+        if (two) c = c.cogroup(b.stream<str, str>("in2").group_by_key(), add);
+        c.windowed_by(session_windows::of_inactivity_gap_and_grace(5ms, 3ms))
+            .aggregate([] { return std::int64_t{0}; }, [](const str&, std::int64_t a, std::int64_t x) { return a + x; }, mm);
+        return b.build();
+    };
+    CHECK_THROWS_WITH_AS(cogroup(m, true), doctest::Contains("store counts of COGROUPKSTREAM-AGGREGATE-0000000002: "
+                                                             "recovery::recompute does not hold input offsets for "
+                                                             "session windows over a cogroup of several streams yet"),
+                         topology_error);
+    CHECK_NOTHROW(cogroup(m, false));
+    CHECK_NOTHROW(cogroup(materialized<>::as("counts"), true));
 }
 
 TEST_CASE("a windowed cogroup recovered by recomputation") {
@@ -211,12 +229,14 @@ TEST_CASE("hopping windows hold a record until the last window it falls in close
 namespace {
 using input_rows = std::vector<std::pair<str, std::int64_t>>;
 
-/// Pipes `input` into a fresh driver of `t`, resuming from `metadata` if given.
+/// Pipes `input[from, to)` into a fresh driver of `t` (the records keep their offsets), resuming
+/// from `metadata` if given.
 rows pipe(const topology& t, const input_rows& input, std::size_t from, std::size_t to,
           const std::map<std::string, std::string>& metadata = {}, std::int64_t* committed = nullptr,
-          std::map<std::string, std::string>* committed_metadata = nullptr) {
+          std::map<std::string, std::string>* committed_metadata = nullptr, kstreams::metrics* metrics = nullptr) {
     test::driver_config cfg;
     cfg.committed_metadata = metadata;
+    cfg.first_input_offsets["in"] = static_cast<std::int64_t>(from);
     test::topology_test_driver d(t, cfg);
     auto in = d.create_input_topic<str, str>("in");
     for (std::size_t i = from; i < to; ++i) in.pipe_input(input[i].first, "x", input[i].second);
@@ -225,6 +245,7 @@ rows pipe(const topology& t, const input_rows& input, std::size_t from, std::siz
         out.emplace_back(rec.key, rec.value, rec.timestamp);
     if (committed) *committed = d.committed_offsets().count("in") ? d.committed_offsets().at("in") : 0;
     if (committed_metadata) *committed_metadata = d.committed_metadata();
+    if (metrics) *metrics = d.metrics();
     return out;
 }
 
@@ -244,9 +265,16 @@ std::map<str, std::pair<std::optional<std::int64_t>, std::int64_t>> latest(const
 /// For every point of `input`: a run stopped right after a commit there, then a fresh one resuming
 /// from the committed offset and metadata, gives what one uninterrupted run gives: exactly (each
 /// final once) when emitting on close; the same latest row per window when emitting on update.
-void check_restarts(const topology& t, const input_rows& input, bool on_close) {
+/// `changelog`: the same topology with changelog recovery, which an uninterrupted run of `t` must
+/// equal too.
+void check_restarts(const topology& t, const input_rows& input, bool on_close, const topology* changelog = nullptr) {
     const rows whole = pipe(t, input, 0, input.size());
     REQUIRE(!whole.empty());
+    if (changelog) {
+        const rows logged = pipe(*changelog, input, 0, input.size());
+        INFO("recompute: " << dump(whole) << " / changelog: " << dump(logged));
+        CHECK(whole == logged);
+    }
     for (std::size_t stop = 1; stop < input.size(); ++stop) {
         INFO("stopped after " << stop << " records");
         std::int64_t committed = 0;
@@ -258,6 +286,34 @@ void check_restarts(const topology& t, const input_rows& input, bool on_close) {
         INFO("resumed from " << committed << ": " << dump(before) << " / uninterrupted: " << dump(whole));
         if (on_close) CHECK(before == whole);
         else CHECK(latest(before) == latest(whole));
+    }
+}
+
+/// Two restarts: the first resumed run stops again, either in the middle of its replay (a commit
+/// taken while replaying must still hold what the first commit held) or a little past it, and a
+/// third run resumes from its commit.
+void check_double_restarts(const topology& t, const input_rows& input, bool on_close) {
+    const rows whole = pipe(t, input, 0, input.size());
+    for (std::size_t stop = 1; stop < input.size(); ++stop) {
+        std::int64_t first = 0;
+        std::map<std::string, std::string> metadata;
+        const rows before = pipe(t, input, 0, stop, {}, &first, &metadata);
+        const std::size_t from = static_cast<std::size_t>(first);
+        for (std::size_t second_stop : {from + std::max<std::size_t>(1, (stop - from) / 2), stop + 2}) {
+            if (second_stop <= from || second_stop >= input.size()) continue;
+            INFO("stopped after " << stop << " records, resumed from " << from << ", stopped again after " << second_stop);
+            std::int64_t second = 0;
+            std::map<std::string, std::string> metadata2;
+            rows out = before;
+            const rows middle = pipe(t, input, from, second_stop, metadata, &second, &metadata2);
+            REQUIRE(second <= static_cast<std::int64_t>(second_stop));
+            const rows after = pipe(t, input, static_cast<std::size_t>(second), input.size(), metadata2);
+            out.insert(out.end(), middle.begin(), middle.end());
+            out.insert(out.end(), after.begin(), after.end());
+            INFO("resumed again from " << second << ": " << dump(out) << " / uninterrupted: " << dump(whole));
+            if (on_close) CHECK(out == whole);
+            else CHECK(latest(out) == latest(whole));
+        }
     }
 }
 
@@ -330,4 +386,125 @@ TEST_CASE("restarts at every point of generated out-of-order input rebuild slidi
         check_restarts(time_count(hopping, m), in, false);
         check_restarts(time_count(hopping, m, true), in, true);
     }
+}
+
+// ---- session windows ---------------------------------------------------------------------------
+
+namespace {
+/// Restarts after every prefix of `input` for session windows `w` emitting on update (cached and
+/// not) and on close, checked against the changelog variant run without a restart: uncached in
+/// memory emitting on update (a record cache may show a merge sessions past the retention, which
+/// a replay could not; recomputation shows what an uncached store shows, cached or not); RocksDB's
+/// time-ordered store, the default, emitting on close (an in-memory one with the default
+/// retention shows no closed session to emit).
+void check_session_restarts(session_windows w, std::chrono::milliseconds retention, const input_rows& input) {
+    const auto m = materialized<>::as("counts").with_retention(retention);
+    const auto recompute = m.with_recovery(recovery::recompute);
+    const topology logged_update = session_count(m.with_in_memory_store().with_caching_disabled(), false, w);
+    const topology logged_close = session_count(m, true, w);
+    {
+        INFO("on update, uncached");
+        check_restarts(session_count(recompute.with_caching_disabled(), false, w), input, false, &logged_update);
+    }
+    {
+        INFO("on update, cached");
+        check_restarts(session_count(recompute, false, w), input, false);
+    }
+    INFO("on close");
+    check_restarts(session_count(recompute, true, w), input, true, &logged_close);
+}
+
+/// Sessions that grow, merge (a record bridging two), and records that are late or just in time.
+const input_rows session_input{{"a", 1},  {"a", 4},  {"b", 2},  {"a", 12}, {"a", 8},  {"b", 9},  {"a", 20},
+                               {"b", 30}, {"a", 3},  {"a", 16}, {"b", 22}, {"a", 26}, {"b", 27}, {"a", 40},
+                               {"a", 33}, {"b", 44}, {"a", 36}, {"a", 31}, {"b", 60}, {"a", 61}, {"b", 52},
+                               {"a", 90}};
+}  // namespace
+
+TEST_CASE("a session holds its first record while it can still change, however long it lasts") {
+    // Gap 5 ms, no grace, the default retention (gap + grace): a session is done with once stream
+    // time is more than 5 ms past its end.
+    const topology t = session_count(materialized<>::as("counts").with_retention(5ms).with_recovery(recovery::recompute),
+                                     false, session_windows::of_inactivity_gap_and_grace(5ms, 0ms));
+    test::topology_test_driver d(t);
+    auto in = d.create_input_topic<str, str>("in");
+    // A key active every 4 ms keeps one session open: its first record stays held.
+    for (std::int64_t ts = 0; ts <= 40; ts += 4) {
+        in.pipe_input("a", "x", ts);
+        CHECK(d.committed_offsets().at("in") == 0);
+    }
+    in.pipe_input("b", "x", 44);  // offset 11: a's session [0,40] can still take a@45
+    CHECK(d.committed_offsets().at("in") == 0);
+    in.pipe_input("b", "x", 46);  // offset 12: stream time 46 is past a's end + 5: released
+    CHECK(d.committed_offsets().at("in") == 11);
+    in.pipe_input("a", "x", 40);  // late: holds nothing
+    CHECK(d.committed_offsets().at("in") == 11);
+}
+
+TEST_CASE("emitting on close, a session is held until it is emitted, also past its retention") {
+    // Retention 20 ms: a session ending at 10 is merged into while stream time < 30; emitted once
+    // stream time passes 10 + gap + grace = 15, which comes first here; then held until 30.
+    const topology t = session_count(materialized<>::as("counts").with_retention(20ms).with_recovery(recovery::recompute),
+                                     true, session_windows::of_inactivity_gap_and_grace(5ms, 0ms));
+    test::topology_test_driver d(t);
+    auto in = d.create_input_topic<str, str>("in");
+    in.pipe_input("a", "x", 10);  // offset 0
+    in.pipe_input("b", "x", 16);  // offset 1: a@10 closes and is emitted, still shown to merges
+    CHECK(d.create_output_topic<str, std::optional<std::int64_t>>("out").read_records_to_list().size() == 1);
+    CHECK(d.committed_offsets().at("in") == 0);
+    in.pipe_input("b", "x", 30);  // offset 2: a's session is gone from the store; b@16 still held
+    CHECK(d.committed_offsets().at("in") == 1);
+}
+
+TEST_CASE("a restart from a held commit rebuilds session windows exactly") {
+    for (const auto& [gap, grace, retention] :
+         {std::tuple{5ms, 3ms, 8ms}, std::tuple{5ms, 0ms, 5ms}, std::tuple{3ms, 10ms, 13ms}, std::tuple{4ms, 2ms, 30ms}}) {
+        INFO("gap " << gap.count() << " ms, grace " << grace.count() << " ms, retention " << retention.count() << " ms");
+        check_session_restarts(session_windows::of_inactivity_gap_and_grace(gap, grace), retention, session_input);
+        check_session_restarts(session_windows::of_inactivity_gap_and_grace(gap, grace), retention, restart_input);
+    }
+}
+
+TEST_CASE("restarts at every point of generated out-of-order input rebuild session windows") {
+    for (unsigned seed : {7u, 42u, 1234u, 99u}) {
+        INFO("seed " << seed);
+        const input_rows in = generated_input(seed, 40);
+        check_session_restarts(session_windows::of_inactivity_gap_and_grace(3ms, 4ms), 7ms, in);
+        check_session_restarts(session_windows::of_inactivity_gap_and_grace(2ms, 0ms), 2ms, in);
+        check_session_restarts(session_windows::of_inactivity_gap_and_grace(3ms, 2ms), 25ms, in);
+    }
+}
+
+TEST_CASE("two restarts, the second in the middle of the replay, rebuild session windows exactly") {
+    const auto m = materialized<>::as("counts").with_recovery(recovery::recompute);
+    for (unsigned seed : {7u, 42u}) {
+        INFO("seed " << seed);
+        const input_rows in = generated_input(seed, 40);
+        for (const auto& w : {session_windows::of_inactivity_gap_and_grace(3ms, 4ms), session_windows::of_inactivity_gap_and_grace(2ms, 0ms)}) {
+            const auto retention = std::chrono::milliseconds(w.inactivity_gap() + w.grace());
+            check_double_restarts(session_count(m.with_retention(retention), false, w), in, false);
+            check_double_restarts(session_count(m.with_retention(retention), true, w), in, true);
+        }
+    }
+    check_double_restarts(session_count(m.with_retention(8ms), true, session_windows::of_inactivity_gap_and_grace(5ms, 3ms)),
+                          session_input, true);
+}
+
+TEST_CASE("replayed records dropped as late are not counted again") {
+    // Tumbling 10 ms, no grace: a@3 is late once a@12 has closed [0,10); the commit holds a@12.
+    const topology t = time_count(time_windows::of_size_with_no_grace(10ms), materialized<>::as("counts").with_recovery(recovery::recompute));
+    const input_rows rows_in{{"a", 1}, {"a", 12}, {"a", 3}, {"a", 5}};
+    std::int64_t committed = 0;
+    std::map<std::string, std::string> metadata;
+    kstreams::metrics first;
+    pipe(t, rows_in, 0, 3, {}, &committed, &metadata, &first);
+    CHECK(committed == 1);
+    CHECK(first.value("dropped-records") == 1);
+    CHECK(first.value("dropped-records.late") == 1);
+    // Resumed: a@12 and a@3 come again (a@3 dropped again, not counted), then a@5 is new and late.
+    kstreams::metrics second;
+    pipe(t, rows_in, 1, rows_in.size(), metadata, nullptr, nullptr, &second);
+    CHECK(second.value("dropped-records") == 1);
+    CHECK(second.value("dropped-records.late") == 1);
+    CHECK(second.value("records-replayed") == 2);
 }

@@ -9,8 +9,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string_view>
 
 #include <kstreams/detail/task_context.hpp>
@@ -19,12 +21,29 @@ namespace kstreams::detail {
 
 class node;
 
+/// Where a record was read from, as an owner noted it to hold it again later (a session's first
+/// record, held again each time the session grows).
+struct held_origin {
+    std::size_t partition_slot = 0;  ///< the task's index of the input partition
+    std::int64_t offset = -1;
+    std::int64_t stream_time = -1;  ///< the owner's stream time once it had processed the record
+};
+
 class offset_hold {
 public:
     virtual ~offset_hold() = default;
     /// The record being processed belongs to open state until the owner's watermark reaches
     /// `release` (a record whose windows are all closed already is not held).
     virtual void hold(std::int64_t release) = 0;
+    /// The record being processed, to hold later with hold_at (nullopt: it has no source record,
+    /// e.g. forwarded by a punctuation, and cannot be read again).
+    virtual std::optional<held_origin> origin() = 0;
+    /// Holds an earlier record (`origin`, noted while it was processed) until `release`: records
+    /// held longer than the ones after them (a session's first record while the session grows).
+    virtual void hold_at(const held_origin& origin, std::int64_t release) = 0;
+    /// Whether the record being processed is replayed: it was processed before the commit the
+    /// task resumed from (what it forwarded then went out before that commit).
+    virtual bool replaying() const = 0;
     /// The owner's stream time and watermark (both only grow): records held until a release at or
     /// below the watermark are no longer needed.
     void advance(std::int64_t stream_time, std::int64_t watermark) {

@@ -18,8 +18,9 @@ enum class recovery {
     /// Every change is written to a compacted changelog topic and replayed on restart (Kafka
     /// Streams' only way, and the default).
     changelog,
-    /// Time-windowed aggregations (tumbling, hopping) only: no changelog and nothing on disk; the
-    /// state is rebuilt by processing the input of the windows still open again (see the README).
+    /// Windowed aggregations (tumbling, hopping, sliding, session) only: no changelog and nothing
+    /// on disk; the state is rebuilt by processing the input of the windows and sessions still
+    /// open again (see the README).
     recompute,
 };
 

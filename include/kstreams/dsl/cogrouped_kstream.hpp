@@ -316,7 +316,11 @@ public:
         auto info = std::make_shared<dsl_detail::table_info>();
         info->has_own_store = true;
         info->materialized = true;
-        auto sb = dsl_detail::session_store_builder_of<K, VOut>(store, m, windows_.inactivity_gap() + windows_.grace(), ks, vs, false);
+        // Several streams' processors merge each other's sessions, each with its own stream time and
+        // hold: recomputation does not follow a session across them yet.
+        const char* not_yet = c_.inputs_.size() > 1 ? "session windows over a cogroup of several streams" : nullptr;
+        auto sb = dsl_detail::session_store_builder_of<K, VOut>(store, m, windows_.inactivity_gap() + windows_.grace(), ks, vs,
+                                                                false, not_yet);
         std::function<VOut(const K&, const VOut&, const VOut&)> merge = [merger](const K& k, const VOut& a, const VOut& x) mutable {
             return VOut(merger(k, a, x));
         };

@@ -127,9 +127,9 @@ struct materialized {
     std::shared_ptr<const versioned_bytes_store_supplier> versioned_supplier{};
     /// Session aggregations: the byte store (its retention is the supplier's).
     std::shared_ptr<const session_bytes_store_supplier> session_supplier{};
-    /// Time-windowed aggregations: recovery::recompute keeps the store in memory with no changelog and
-    /// rebuilds it by processing the input of its open windows again (the input offsets are
-    /// committed no further than the earliest record an open window holds).
+    /// Windowed aggregations: recovery::recompute keeps the store in memory with no changelog and
+    /// rebuilds it by processing the input of its open windows and sessions again (the input
+    /// offsets are committed no further than the earliest record one of them holds).
     kstreams::recovery recovery_mode = kstreams::recovery::changelog;
 
     static materialized as(std::string n) { materialized m; m.store_name = std::move(n); return m; }
@@ -187,10 +187,11 @@ struct materialized {
     /// Kafka's Materialized.as(StoreType / built-in DslStoreSuppliers): an unnamed store of that kind.
     static materialized as(dsl_store_type t) { materialized m; m.store_type = t; return m; }
     /// How the store survives a failure: recovery::changelog (the default, Kafka Streams' only
-    /// way) or recovery::recompute, for time-windowed aggregations (tumbling, hopping, sliding)
+    /// way) or recovery::recompute, for windowed aggregations (tumbling, hopping, sliding, session)
     /// only (any other store asking for it is refused when the topology is built): the store is kept in
     /// memory with no changelog, whatever the persistence and logging asked for, and input offsets
-    /// are committed no further than the earliest record an open window holds (see the README).
+    /// are committed no further than the earliest record an open window or session holds (see the
+    /// README).
     materialized with_recovery(kstreams::recovery r) const { auto c = *this; c.recovery_mode = r; return c; }
 };
 template <class KS, class VS>
@@ -224,7 +225,7 @@ void check_supplier_kind(const materialized<KS, VS>& m, store_kind kind, const s
 }
 /// The store's builder as `m` asks to recover it: marked for recomputation (in_memory and
 /// unlogged already when `bounded`), or as it is. build() refuses an unbounded one.
-/// `not_yet`: a windowed kind whose offsets are not held yet (sessions).
+/// `not_yet`: a windowed shape whose offsets are not held yet (a session cogroup of several streams).
 template <class KS, class VS>
 std::shared_ptr<const store_builder> with_recovery_of(std::shared_ptr<const store_builder> builder,
                                                       const materialized<KS, VS>& m, bool bounded,

@@ -43,10 +43,12 @@ std::unique_ptr<bytes_session_store> wrap_session_layers(std::unique_ptr<bytes_s
 std::map<std::string, std::string> windowed_changelog_config(std::int64_t retention,
                                                              std::map<std::string, std::string> user);
 /// RocksDB stores of aggregations that emit on window close (Kafka's time-ordered window and
-/// session stores): reads across all keys keep what the closing windows still need.
+/// session stores): reads across all keys keep what the closing windows still need. `persistent`
+/// false: the same in memory (sessions recovered by recomputation).
 std::shared_ptr<const window_bytes_store_supplier> time_ordered_window_store(std::string name, std::int64_t retention,
                                                                              std::int64_t window_size);
-std::shared_ptr<const session_bytes_store_supplier> time_ordered_session_store(std::string name, std::int64_t retention);
+std::shared_ptr<const session_bytes_store_supplier> time_ordered_session_store(std::string name, std::int64_t retention,
+                                                                               bool persistent = true);
 }  // namespace detail
 
 template <class K, class V>

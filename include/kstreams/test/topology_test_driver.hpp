@@ -74,6 +74,10 @@ struct driver_config {
     /// the processors of such stores start where that commit left them, as after a restart of the
     /// Kafka runtime (then pipe the input again from the committed offset).
     std::map<std::string, std::string> committed_metadata;
+    /// Per input topic (partition 0), the offset of the first record piped into it (0 if not
+    /// named): a run resuming from a commit pipes the input again from the committed offset, and
+    /// its records then keep the offsets they had (what was processed before is known by them).
+    std::map<std::string, std::int64_t> first_input_offsets;
     /// Told when each store's restoration starts, after each batch, and when it ends.
     std::shared_ptr<state_restore_listener> restore_listener;
     /// Records a task may have in flight in async processors (streams_config's same setting).

@@ -61,6 +61,7 @@ public:
         by_cache_ = store.set_flush_listener(
             [this, send_old_values](const windowed<K>& key, std::optional<V> nv, std::optional<V> ov, std::int64_t,
                                     const headers& hdrs) {
+                if (suppressed_) return;
                 record<windowed<K>, change<V>> r{key, {std::move(nv), std::nullopt}, key.window.end, hdrs};
                 if (send_old_values) r.value.old_value = std::move(ov);
                 self_->forward(r);
@@ -68,12 +69,18 @@ public:
             send_old_values);
     }
     void maybe_forward(const record<windowed<K>, change<V>>& r) const {
-        if (!by_cache_) self_->forward(r);
+        if (!by_cache_ && !suppressed_) self_->forward(r);
     }
+    /// Recovery by recomputation: while records processed before the commit are replayed, what
+    /// they write went out before that commit (or belongs to sessions done with by then, rebuilt
+    /// in part): nothing is forwarded, through the cache neither.
+    void suppress(bool on) { suppressed_ = on; }
+    bool suppressed() const { return suppressed_; }
 
 private:
     kstreams::detail::node* self_ = nullptr;
     bool by_cache_ = false;
+    bool suppressed_ = false;
 };
 
 }  // namespace kstreams::dsl_detail
