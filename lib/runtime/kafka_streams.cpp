@@ -341,10 +341,18 @@ struct kafka_streams::impl {
                                 "consumers can rely on");
         ctx.rocksdb = std::make_shared<state::rocksdb_shared>(cfg.rocksdb);
         const auto common = common_settings();
+        // librdkafka's prefetch bounds (100,000 records, 64 MiB) are per queue: for one consumer
+        // queue they bound the consumer, but kstreams reads each partition from a queue of its own
+        // (lib/kafka/fetch_queue.hpp), where they apply per partition. Half of each: the fetcher
+        // otherwise keeps allocating fresh memory (page faults, a fifth of its CPU at 4 partitions)
+        // for records the tasks cannot take yet; half keeps the rate at 1 and 4 partitions
+        // (a quarter lost some at 4: benchmarks/e2e/PROFILES.md).
         ctx.consumer_settings = merged(merged({{"partition.assignment.strategy", "range"},
                                                {"auto.offset.reset", "earliest"},
                                                {"isolation.level", "read_uncommitted"},
-                                               {"max.poll.interval.ms", "300000"}},
+                                               {"max.poll.interval.ms", "300000"},
+                                               {"queued.min.messages", "50000"},
+                                               {"queued.max.messages.kbytes", "32768"}},
                                               common),
                                        cfg.consumer);
         ctx.consumer_settings["group.id"] = cfg.application_id;

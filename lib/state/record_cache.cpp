@@ -14,14 +14,13 @@ record_cache::named_cache& record_cache::add(std::string name, flush_callback on
 
 record_cache::named_cache::slot* record_cache::named_cache::find(std::string_view key) {
     if (found_ && found_->first == key) return found_;
-    auto it = entries_.find(key);
-    if (it == entries_.end()) return nullptr;
-    found_ = &*it;
-    return found_;
+    slot* s = entries_.find(key);
+    if (s) found_ = s;
+    return s;
 }
 
 record_cache::named_cache::slot& record_cache::named_cache::insert(std::string_view key) {
-    slot& s = *entries_.emplace(std::string(key), entry{}).first;
+    slot& s = entries_.emplace(key);
     if (keeps_order_) ordered_.insert(&s.first);
     found_ = &s;
     return s;
@@ -30,19 +29,19 @@ record_cache::named_cache::slot& record_cache::named_cache::insert(std::string_v
 void record_cache::named_cache::erase(slot& s) {
     if (found_ == &s) found_ = nullptr;
     if (keeps_order_) ordered_.erase(&s.first);
-    entries_.erase(entries_.find(s.first));
+    entries_.erase(s);
 }
 
 const std::set<const std::string*, record_cache::named_cache::key_order>& record_cache::named_cache::ordered() {
     if (!keeps_order_) {
         keeps_order_ = true;
-        for (const auto& [key, e] : entries_) ordered_.insert(&key);
+        entries_.for_each([this](const slot& s) { ordered_.insert(&s.first); });
     }
     return ordered_;
 }
 
 void record_cache::remove(named_cache& ns) {
-    for (const auto& [key, e] : ns.entries_) size_bytes_ -= e.bytes;
+    ns.entries_.for_each([this](const named_cache::slot& s) { size_bytes_ -= s.second.bytes; });
     for (auto it = namespaces_.begin(); it != namespaces_.end(); ++it)
         if (&*it == &ns) {
             namespaces_.erase(it);
@@ -124,7 +123,7 @@ void record_cache::flush(named_cache& ns) { flush(ns, std::nullopt); }
 void record_cache::discard(std::string_view prefix) {
     for (named_cache& ns : namespaces_) {
         if (!ns.name_.starts_with(prefix)) continue;
-        for (const auto& [key, e] : ns.entries_) size_bytes_ -= e.bytes;
+        ns.entries_.for_each([this](const named_cache::slot& s) { size_bytes_ -= s.second.bytes; });
         ns.dirty_.clear();
         ns.lru_.clear();
         ns.entries_.clear();

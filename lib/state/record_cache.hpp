@@ -18,14 +18,12 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <kstreams/record.hpp>
 
-#include "lib/state/byte_key_hash.hpp"
+#include "lib/state/node_hash_table.hpp"
 #include "lib/state/task_store_hooks.hpp"
 
 namespace kstreams::state {
@@ -67,7 +65,7 @@ public:
     private:
         friend class record_cache;
         struct entry;
-        using slot = std::pair<const std::string, entry>;  ///< a node of entries_
+        using slot = std::pair<const std::string, entry>;  ///< a node of entries_ (stays where it is)
         /// Lists of entries (recency, dirtiness): nodes of the map, so no lookup to reach them.
         using key_list = std::list<slot*>;
         struct entry {
@@ -87,9 +85,8 @@ public:
             bool operator()(std::string_view a, const std::string* b) const { return a < std::string_view(*b); }
         };
         /// Hashed: gets and puts (every record of a cached aggregation) need no ordered walk
-        /// comparing keys that share their prefix. Keys and entries stay where they are (nodes).
-        using entry_map = std::unordered_map<std::string, entry, byte_key_hash, std::equal_to<>>;
-        static_assert(std::is_same_v<entry_map::value_type, slot>);
+        /// comparing keys that share their prefix.
+        using entry_map = node_hash_table<slot>;
         /// The entry of `key`, or null. Remembers the last one found: a store's put usually
         /// follows a get of the same key, and then needs no second lookup.
         slot* find(std::string_view key);
