@@ -257,6 +257,13 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                 const auto dot = name.rfind('.');
                 if (dot > 12) scope_of[name.substr(12, dot - 12)] = name.substr(dot + 1);
             }
+            // The average over the sampling window of a sum and a count that only grow; nan when
+            // nothing was counted in it.
+            auto window_average = [&](const std::string& history, const tags& t, double sum_total, double count_total) {
+                const delta sum = grown(key_of("stream-state-metrics", history + "-sum", t), sum_total, now);
+                const delta count = grown(key_of("stream-state-metrics", history + "-count", t), count_total, now);
+                return std::pair{count.value > 0 ? sum.value / count.value : nan, count.value};
+            };
             // A store's tags: the task's and `<scope>-state-id` (Kafka's store-supplier scope).
             auto state_tags = [&](const std::string& store) {
                 tags st = task_tags;
@@ -294,11 +301,8 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                     const std::string store = name.substr(dot + 1, name.size() - dot - 5);
                     tags st = state_tags(store);
                     const std::string what = metric.ends_with("size") ? "size" : "count";
-                    const delta sum = grown(key_of("stream-state-metrics", metric + "-sum", st), static_cast<double>(value), now);
-                    const delta count = grown(key_of("stream-state-metrics", metric + "-count", st),
-                                              counter(tm, prefix + "count"), now);
-                    add("stream-state-metrics", metric + "-avg", "The average " + what + " of buffered records", st,
-                        count.value > 0 ? sum.value / count.value : nan);
+                    const double avg = window_average(metric, st, static_cast<double>(value), counter(tm, prefix + "count")).first;
+                    add("stream-state-metrics", metric + "-avg", "The average " + what + " of buffered records", st, avg);
                     add("stream-state-metrics", metric + "-max", "The maximum " + what + " of buffered records",
                         std::move(st), counter(tm, prefix + "count") > 0 ? counter(tm, prefix + "max") : nan);
                 } else if (name.starts_with(state::store_latency_prefix) && name.ends_with("-latency-ns-total")) {
@@ -310,13 +314,10 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                     const std::string store = base.substr(state::store_latency_prefix.size(), dot - state::store_latency_prefix.size());
                     const std::string op = base.substr(dot + 1);
                     tags st = state_tags(store);
-                    const delta sum = grown(key_of("stream-state-metrics", op + "-latency-ns", st), static_cast<double>(value), now);
-                    const delta count = grown(key_of("stream-state-metrics", op + "-latency-count", st),
-                                              counter(tm, base + "-total"), now);
-                    add("stream-state-metrics", op + "-latency-avg", "The average latency in ns of " + op + " operations", st,
-                        count.value > 0 ? sum.value / count.value : nan);
+                    const auto [avg, counted] = window_average(op + "-latency", st, static_cast<double>(value), counter(tm, base + "-total"));
+                    add("stream-state-metrics", op + "-latency-avg", "The average latency in ns of " + op + " operations", st, avg);
                     add("stream-state-metrics", op + "-latency-max", "The maximum latency in ns of " + op + " operations",
-                        std::move(st), count.value > 0 ? counter(tm, base + "-latency-ns-max") : nan);
+                        std::move(st), counted > 0 ? counter(tm, base + "-latency-ns-max") : nan);
                 } else if (name.starts_with("store.")) {
                     const auto dot = name.rfind('.');
                     if (dot <= 6) continue;

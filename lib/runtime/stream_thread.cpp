@@ -749,15 +749,16 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             if (committing && collector->transactional() && tasks->async_in_flight() > 0) wait_for_async();
             if (committing) {
                 started = std::chrono::steady_clock::now();
-                if (!co_await commit()) wait_for_async();
-            }
-            if (committing) {
-                if (commit_waits) {
-                    commit_waits = false;
-                    if (pending.empty()) tasks->hold_processing(false);
-                    else front_waits();  // a revocation may still wait for records in flight
+                if (!co_await commit()) {
+                    wait_for_async();
+                } else {
+                    if (commit_waits) {
+                        commit_waits = false;
+                        if (pending.empty()) tasks->hold_processing(false);
+                        else front_waits();  // a revocation may still wait for records in flight
+                    }
+                    commit_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
                 }
-                commit_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
             }
             if (committing || !progressed || now_ms() - last_publish >= 10) publish_metrics();
             if (progressed) continue;
