@@ -28,6 +28,7 @@
 #include <concepts>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -42,6 +43,7 @@
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/detail/callable.hpp>
+#include <kstreams/dsl/detail/null_value_guard.hpp>
 #include <kstreams/error.hpp>
 #include <kstreams/processor.hpp>
 #include <kstreams/record.hpp>
@@ -286,14 +288,30 @@ class async_map_values_node final : public kstreams::detail::async_node_base<K, 
     struct core final : base::core_type {
         explicit core(F fn) : f(std::move(fn)) {}
         F f;
+        static constexpr bool two = std::invocable<F&, const K&, const V&>;
+        static constexpr bool optional_key = two && !is_optional_v<K> && declares_optional<F, 2, 0, K>();
+        static constexpr bool optional_value =
+            !is_optional_v<V> && declares_optional<F, two ? 2 : 1, two ? 1 : 0, V>();
         awaitable<void> call(record<K, V> r, async_forwarder<K, V2> out) override {
-            V2 v = co_await call_kv(f, r.key, r.value);
+            // As call_kv with Kafka's nulls, but the arguments live in this frame: f's coroutine
+            // starts suspended and may hold them by reference (a temporary optional would be gone).
+            decltype(auto) key = declared_argument<optional_key>(r.key, r.key_null);
+            decltype(auto) value = declared_argument<optional_value>(r.value, r.value_null);
+            V2 v = co_await [&] {
+                if constexpr (two) return std::invoke(f, key, value);
+                else return std::invoke(f, value);
+            }();
             out.forward(record<K, V2>{r.key, std::move(v), r.timestamp, r.headers, r.key_null, false});
         }
     };
 
 public:
     async_map_values_node(std::string name, F f) : base(std::move(name), std::make_shared<core>(std::move(f))) {}
+    /// As map_values: a null value reaches only a function declaring std::optional for it.
+    void process_erased(const void* rec) override {
+        if (drop_null_value_for<F>(*static_cast<const record<K, V>*>(rec), *this)) return;
+        base::process_erased(rec);
+    }
 };
 
 }  // namespace dsl_detail

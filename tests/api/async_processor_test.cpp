@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include <kstreams/async.hpp>
 #include <kstreams/dsl.hpp>
 #include <kstreams/error.hpp>
+#include <kstreams/metrics.hpp>
 #include <kstreams/test/topology_test_driver.hpp>
 
 using namespace kstreams;
@@ -340,4 +342,25 @@ TEST_CASE("wait_for_async fails clearly when a record waits for something that n
     svc.release(0);
     driver.wait_for_async();
     CHECK(values_of(driver.produced("out")) == std::vector<str>{"a=v<a>"});
+}
+
+TEST_CASE("map_values_async as map_values: a null value is dropped and counted for a plain-type function, handed "
+          "as nullopt to one declaring std::optional") {
+    streams_builder b;
+    auto s = b.stream<str, str>("in");
+    s.map_values_async([](const str& v) -> awaitable<str> { co_return v + "!"; }).to("plain");
+    s.map_values_async([](const std::optional<str>& v) -> awaitable<str> { co_return v ? *v : str("was null"); })
+        .to("optional");
+    s.map_values_async([](const std::optional<str>& k, const str& v) -> awaitable<str> { co_return k.value_or("-") + v; })
+        .to("optional-key");
+    test::topology_test_driver driver(b.build(), config());
+    auto in = driver.create_input_topic<std::optional<str>, std::optional<str>>("in");
+    in.pipe_input(str("a"), std::optional<str>("1"), 1);
+    in.pipe_input(str("b"), std::nullopt, 2);
+    in.pipe_input(std::nullopt, std::optional<str>("2"), 3);
+    driver.wait_for_async();
+    CHECK(values_of(driver.produced("plain")) == std::vector<str>{"a=1!", "null=2!"});
+    CHECK(values_of(driver.produced("optional")) == std::vector<str>{"a=1", "b=was null", "null=2"});
+    CHECK(values_of(driver.produced("optional-key")) == std::vector<str>{"a=a1", "null=-2"});
+    CHECK(driver.metrics().value(metric::dropped_null_value_plain_type) == 2);
 }
