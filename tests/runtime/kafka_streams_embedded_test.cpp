@@ -557,7 +557,9 @@ KSTREAMS_CO_TEST_CASE("a join's re-keyed side is repartitioned into as many part
     for (const char* v : {"a1", "b1", "c1", "d1"}) writer.send("join-left", std::string("x"), std::string(v), 6'000);
     writer.flush();
     test::topic_reader reader(cluster.bootstrap_servers(), {"join-out"});
-    auto recs = co_await test::next_records(reader, 4, 30s);
+    // Generous: the repartition topic appearing after the group formed costs a rebalance, and a
+    // rejoin on the mock cluster waits for session.timeout.ms (once seen at 30 s under CI load).
+    auto recs = co_await test::next_records(reader, 4, 90s);
     std::set<std::string> joined;
     for (const auto& r : recs) joined.insert(*r.key + ":" + *r.value + "@" + std::to_string(r.timestamp));
     CHECK(joined == std::set<std::string>{"a:a1+Ra@6000", "b:b1+Rb@6000", "c:c1+Rc@6000", "d:d1+Rd@6000"});
