@@ -34,6 +34,24 @@ private:
     std::uint64_t& count_;
 };
 
+/// Stands in for a terminal processor (no children, not a sink) and records the e2e latency of
+/// each record it is given, as Kafka's record-e2e-latency at terminal nodes (INFO level).
+class terminal_latency_node final : public node {
+public:
+    terminal_latency_node(node& inner, const task_context& task, e2e_latency_recorder recorder, const std::int64_t& now_ms)
+        : node(inner.name()), inner_(inner), task_(task), recorder_(std::move(recorder)), now_ms_(now_ms) {}
+    void process_erased(const void* rec) override {
+        recorder_.record(task_.current_record().timestamp, now_ms_);
+        inner_.process_erased(rec);
+    }
+
+private:
+    node& inner_;
+    const task_context& task_;
+    e2e_latency_recorder recorder_;
+    const std::int64_t& now_ms_;
+};
+
 }  // namespace
 
 /// Forwards every send; a sink's send first counts the record's e2e latency at that sink.
@@ -181,6 +199,15 @@ void stream_task::init_processors() {
                 continue;
             }
             counting_nodes_.push_back(std::make_unique<counting_node>(*n, count));
+            wired[idx] = counting_nodes_.back().get();
+        }
+    }
+    if (env_.metrics) {
+        for (std::size_t idx : sub_.nodes) {
+            if (model_.nodes[idx].kind != node_kind::processor || !groups_.children[idx].empty()) continue;
+            node& n = *by_index.at(idx);
+            counting_nodes_.push_back(std::make_unique<terminal_latency_node>(
+                *wired.at(idx), *this, e2e_latency_recorder(*env_.metrics, n.name()), turn_now_ms_));
             wired[idx] = counting_nodes_.back().get();
         }
     }

@@ -337,11 +337,13 @@ private:
 
     std::vector<std::unique_ptr<node>> nodes_;  // topological order
     std::unordered_map<const node*, std::size_t> node_def_index_;
-    /// With node metrics: the counting stand-ins wired between nodes, and each source's counter.
+    /// The stand-ins wired between nodes: with node metrics the counting ones, and the terminal
+    /// processors' e2e latency; and each source's counter.
     std::vector<std::unique_ptr<node>> counting_nodes_;
     std::unordered_map<const node*, std::uint64_t*> source_counts_;
     std::optional<latency_recorder> punctuate_latency_;
-    /// record-e2e-latency of each source (a handful: scanned per record) and of the sinks, timed
+    /// record-e2e-latency of each source (a handful: scanned per record) and of the sinks (and of
+    /// the terminal processors, through their stand-ins), timed
     /// with the wall clock of the current turn (or of the last flush).
     std::vector<std::pair<const node*, e2e_latency_recorder>> source_latency_;
     class sink_latency_collector;

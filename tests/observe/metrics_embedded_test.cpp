@@ -127,11 +127,12 @@ TEST_CASE("a suppress buffer's suppression-buffer-size and -count metrics, with 
     CHECK(app.close(30s));
 }
 
-TEST_CASE("at the default recording level (INFO) the processor-node metrics are the sources' and sinks' e2e latency") {
+TEST_CASE("at the default recording level (INFO) the processor-node metrics are the e2e latency of the sources, the "
+          "sinks and the terminal processors") {
     streams_builder b;
-    b.stream<std::string, std::string>("metrics-info-in").filter([](const std::string&, const std::string&) {
-        return true;
-    }).to("metrics-info-out");
+    auto in = b.stream<std::string, std::string>("metrics-info-in");
+    in.filter([](const std::string&, const std::string&) { return true; }).to("metrics-info-out");
+    in.foreach([](const std::string&, const std::string&) {});  // terminal: no children, not a sink
     kafka_streams app(b.build(), test::observe_config("metrics-info"));
     app.start();
     REQUIRE(app.wait_until(streams_state::running, 30s));
@@ -146,9 +147,9 @@ TEST_CASE("at the default recording level (INFO) the processor-node metrics are 
     }));
     INFO(text);
     CHECK(text.find("stream_processor_node_metrics_process") == std::string::npos);
-    // Kafka's record-e2e-latency at the source and the sink (the filter between them has none):
-    // the record was stamped when it was sent, a moment before it was processed.
-    for (const std::string node : {"KSTREAM-SOURCE-0000000000", "KSTREAM-SINK-0000000002"}) {
+    // Kafka's record-e2e-latency at the source, the sink and the terminal foreach (the filter
+    // between them has none): the record was stamped when it was sent, a moment before.
+    for (const std::string node : {"KSTREAM-SOURCE-0000000000", "KSTREAM-SINK-0000000002", "KSTREAM-FOREACH-0000000003"}) {
         CAPTURE(node);
         const std::string tags = "{thread_id=\"metrics-info-StreamThread-1\",task_id=\"0_0\",processor_node_id=\"" +
                                  node + "\"}";
