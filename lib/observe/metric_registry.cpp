@@ -277,21 +277,21 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
                     nt.emplace_back("processor-node-id", name.substr(internal_metric::node_process_prefix.size()));
                     total_and_rate("stream-processor-node-metrics", "process", "records processed", nt,
                                    static_cast<double>(value));
-                } else if (name.starts_with(state::cache_hits_prefix)) {
-                    // Kafka's stream-record-cache-metrics: here the share of the record cache's
-                    // reads that found the key over the sampling window (no per-read min or max).
-                    const std::string store = name.substr(state::cache_hits_prefix.size());
+                } else if (name.starts_with(state::cache_hit_ratio_prefix) && name.ends_with(".count")) {
+                    // Kafka's stream-record-cache-metrics: recorded at each hit, the share of hits
+                    // among the cache's reads so far; avg, min and max of those over the window.
+                    const std::string prefix = name.substr(0, name.size() - 5);  // up to "<store>."
+                    const std::string store = prefix.substr(state::cache_hit_ratio_prefix.size(),
+                                                            prefix.size() - state::cache_hit_ratio_prefix.size() - 1);
                     tags ct = task_tags;
                     ct.emplace_back("record-cache-id", store);
-                    const delta hits = grown(key_of("stream-record-cache-metrics", "hits", ct),
-                                             static_cast<double>(value), now);
-                    const delta misses =
-                        grown(key_of("stream-record-cache-metrics", "misses", ct),
-                              counter(tm, std::string(state::cache_misses_prefix) + store), now);
-                    const double reads = hits.value + misses.value;
-                    add("stream-record-cache-metrics", "hit-ratio-avg",
-                        "The average cache hit ratio (hits / reads over the last sampling window)", std::move(ct),
-                        reads > 0 ? hits.value / reads : nan);
+                    constexpr double ppm = 1e6;
+                    const auto [avg, counted] = window_average("hit-ratio", ct, counter(tm, prefix + "sum"), static_cast<double>(value));
+                    add("stream-record-cache-metrics", "hit-ratio-avg", "The average cache hit ratio", ct, avg / ppm);
+                    add("stream-record-cache-metrics", "hit-ratio-min", "The minimum cache hit ratio", ct,
+                        counted > 0 ? counter(tm, prefix + "min") / ppm : nan);
+                    add("stream-record-cache-metrics", "hit-ratio-max", "The maximum cache hit ratio", std::move(ct),
+                        counted > 0 ? counter(tm, prefix + "max") / ppm : nan);
                 } else if (name.starts_with("suppression-buffer-") && name.ends_with(".sum")) {
                     // Kafka's suppression-buffer-size/-count avg and max (here the max since the
                     // task started, not over the sampling window) from the buffer's counters.

@@ -1,5 +1,6 @@
 #include "lib/state/record_cache.hpp"
 
+#include <chrono>
 #include <iterator>
 #include <stdexcept>
 
@@ -52,10 +53,15 @@ void record_cache::remove(named_cache& ns) {
 const std::optional<std::string>* record_cache::get(named_cache& ns, std::string_view key) {
     auto* it = ns.find(key);
     if (!it) {
-        ++*ns.misses_;
+        ++ns.misses_;
         return nullptr;
     }
-    ++*ns.hits_;
+    ++ns.hits_;
+    if (ns.hit_ratio_) [[unlikely]] {
+        const auto now = std::chrono::steady_clock::now().time_since_epoch();
+        ns.hit_ratio_->record(ns.hits_ * 1'000'000 / (ns.hits_ + ns.misses_),
+                              std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+    }
     ns.lru_.splice(ns.lru_.begin(), ns.lru_, it->second.lru);
     return &it->second.value;
 }

@@ -23,6 +23,7 @@
 
 #include <kstreams/record.hpp>
 
+#include "lib/observe/windowed_stats.hpp"
 #include "lib/state/node_hash_table.hpp"
 #include "lib/state/task_store_hooks.hpp"
 
@@ -56,10 +57,10 @@ public:
     public:
         const std::string& name() const { return name_; }
         std::size_t size() const { return entries_.size(); }
-        /// Where get() counts its hits and misses (Kafka's record-cache hit ratio); local until set.
-        void count_reads_into(std::uint64_t& hits, std::uint64_t& misses) {
-            hits_ = &hits;
-            misses_ = &misses;
+        /// From now on each hit records the share of hits among all reads so far (Kafka's
+        /// record-cache hit-ratio sensor, DEBUG level), in parts per million.
+        void record_hit_ratio_into(kstreams::metrics& m, const std::string& prefix) {
+            hit_ratio_.emplace(m, prefix);
         }
 
     private:
@@ -110,9 +111,9 @@ public:
         /// Nodes of flushed keys wait in spare_ for reuse, so dirtying allocates nothing.
         key_list dirty_;
         key_list spare_;
-        std::uint64_t local_reads_[2] = {};
-        std::uint64_t* hits_ = &local_reads_[0];
-        std::uint64_t* misses_ = &local_reads_[1];
+        std::uint64_t hits_ = 0;
+        std::uint64_t misses_ = 0;
+        std::optional<detail::windowed_stats_recorder> hit_ratio_;
     };
 
     /// `max_bytes` 0 disables caching (stores write through).

@@ -19,9 +19,9 @@
 
 namespace kstreams::state {
 
-/// Task counters of a caching store's reads of the record cache (hit or miss), + the store's name.
-inline constexpr std::string_view cache_hits_prefix = "cache-hits.";
-inline constexpr std::string_view cache_misses_prefix = "cache-misses.";
+/// Task counters of a caching store's record-cache hit ratio (windowed_stats.hpp, parts per
+/// million), + the store's name + ".".
+inline constexpr std::string_view cache_hit_ratio_prefix = "cache-hit-ratio.";
 /// Prefix of a store operation's latency counters: `store-latency.<store>.<op>` + latency.hpp's
 /// `-total`, `-latency-ns-total`, `-latency-ns-max`.
 inline constexpr std::string_view store_latency_prefix = "store-latency.";

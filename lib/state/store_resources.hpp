@@ -26,7 +26,8 @@ struct store_resources {
     state::record_cache* cache = nullptr;             ///< per stream thread; nullptr = no caching
     std::shared_ptr<state::rocksdb_shared> rocksdb;   ///< per application; nullptr = per-store defaults
     kstreams::metrics* metrics = nullptr;
-    /// metrics.recording.level DEBUG or TRACE: store operations record their latency.
+    /// metrics.recording.level DEBUG or TRACE: store operations record their latency, record
+    /// caches their hit ratio.
     bool time_store_operations = false;
 };
 

@@ -67,12 +67,16 @@ TEST_CASE("the Prometheus text of a running app has Kafka's names and tags, and 
     CHECK(test::prometheus_value(text, "kstreams_stream_thread_metrics_task_created_total" + thread) == 1);  // 0_0
     CHECK(test::prometheus_value(text, "kstreams_stream_thread_metrics_task_closed_total" + thread) == 0);
     CHECK(text.find("kstreams_stream_thread_metrics_task_created_rate" + thread) != std::string::npos);
-    // The count's store reads each key through the record cache: the first read of a key misses.
-    const double hit_ratio = test::prometheus_value(
-        text, "kstreams_stream_record_cache_metrics_hit_ratio_avg{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\","
-              "record_cache_id=\"metrics-counts\"}");
-    CHECK(hit_ratio > 0);
-    CHECK(hit_ratio < 1);
+    // The count's store reads each key through the record cache (k0 k1 k0 k1 k0): the first read
+    // of a key misses; each hit records, as Kafka's, the share of hits among the reads so far:
+    // 1/3, 2/4, 3/5.
+    const std::string cache = "{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\",record_cache_id=\"metrics-counts\"}";
+    CHECK(test::prometheus_value(text, "kstreams_stream_record_cache_metrics_hit_ratio_avg" + cache) ==
+          doctest::Approx((1.0 / 3 + 2.0 / 4 + 3.0 / 5) / 3).epsilon(1e-5));
+    CHECK(test::prometheus_value(text, "kstreams_stream_record_cache_metrics_hit_ratio_min" + cache) ==
+          doctest::Approx(1.0 / 3).epsilon(1e-5));
+    CHECK(test::prometheus_value(text, "kstreams_stream_record_cache_metrics_hit_ratio_max" + cache) ==
+          doctest::Approx(3.0 / 5).epsilon(1e-5));
     CHECK(test::prometheus_value(text, "kstreams_stream_metrics_state{client_id=\"metrics-app\",state=\"RUNNING\"}") == 1);
     CHECK(text.find("kstreams_stream_state_metrics_put_rate{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\","
                     "rocksdb_state_id=\"metrics-counts\"}") != std::string::npos);
