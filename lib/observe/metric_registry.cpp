@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "lib/observe/e2e_latency.hpp"
 #include "lib/observe/latency.hpp"
@@ -252,11 +253,15 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
             }
             if (client.level == metrics_recording_level::info) continue;
             std::map<std::string, std::string, std::less<>> scope_of;  // store -> Kafka's metrics scope
+            std::optional<double> cache_bytes;  // over the task's caching stores
             for (const auto& [name, value] : tm.all()) {
+                if (name.starts_with(state::cache_bytes_prefix)) cache_bytes = cache_bytes.value_or(0) + static_cast<double>(value);
                 if (!name.starts_with("store-scope.")) continue;
                 const auto dot = name.rfind('.');
                 if (dot > 12) scope_of[name.substr(12, dot - 12)] = name.substr(dot + 1);
             }
+            if (cache_bytes)
+                add(tg, "cache-size-bytes-total", "The total size in bytes of this task's cache", task_tags, *cache_bytes);
             // The average over the sampling window of a sum and a count that only grow; nan when
             // nothing was counted in it.
             auto window_average = [&](const std::string& history, const tags& t, double sum_total, double count_total) {

@@ -16,8 +16,10 @@ void cache_binding::attach(store_context& ctx, const std::string& store_name, re
     if (!res || !res->cache || res->cache->max_bytes() == 0) return;
     cache_ = res->cache;
     ns_ = &cache_->add(detail::cache_namespace(ctx.task_id(), store_name), std::move(on_flush));
-    if (res->metrics && res->time_store_operations)
+    if (res->metrics && res->time_store_operations) {
         ns_->record_hit_ratio_into(*res->metrics, std::string(cache_hit_ratio_prefix) + store_name + ".");
+        ns_->count_bytes_into(res->metrics->counter(std::string(cache_bytes_prefix) + store_name));
+    }
 }
 
 bool cache_binding::set_listener(bytes_flush_listener listener, bool send_old_values) {

@@ -42,7 +42,7 @@ const std::set<const std::string*, record_cache::named_cache::key_order>& record
 }
 
 void record_cache::remove(named_cache& ns) {
-    ns.entries_.for_each([this](const named_cache::slot& s) { size_bytes_ -= s.second.bytes; });
+    shrink(ns, *ns.bytes_);
     for (auto it = namespaces_.begin(); it != namespaces_.end(); ++it)
         if (&*it == &ns) {
             namespaces_.erase(it);
@@ -74,7 +74,7 @@ void record_cache::put(named_cache& ns, std::string_view key, std::optional<std:
         ns.lru_.push_front(it);
         it->second.lru = ns.lru_.begin();
     } else {
-        size_bytes_ -= it->second.bytes;
+        shrink(ns, it->second.bytes);
         ns.lru_.splice(ns.lru_.begin(), ns.lru_, it->second.lru);
         // A clean write must not hide a pending dirty one (a read after a write caches nothing new).
         if (!dirty && it->second.dirty)
@@ -105,14 +105,14 @@ void record_cache::put(named_cache& ns, std::string_view key, std::optional<std:
         e.dirty = true;
     }
     e.bytes = entry_bytes(key.size(), e.value ? e.value->size() : 0);
-    size_bytes_ += e.bytes;
+    grow(ns, e.bytes);
     while (size_bytes_ > max_bytes_ && !ns.entries_.empty()) evict_from(ns);
 }
 
 void record_cache::evict_from(named_cache& ns) {
     named_cache::slot* it = ns.lru_.back();
     ns.lru_.pop_back();
-    size_bytes_ -= it->second.bytes;
+    shrink(ns, it->second.bytes);
     ++evictions_;
     std::optional<dirty_entry> evicted;
     if (it->second.dirty) {
@@ -129,7 +129,7 @@ void record_cache::flush(named_cache& ns) { flush(ns, std::nullopt); }
 void record_cache::discard(std::string_view prefix) {
     for (named_cache& ns : namespaces_) {
         if (!ns.name_.starts_with(prefix)) continue;
-        ns.entries_.for_each([this](const named_cache::slot& s) { size_bytes_ -= s.second.bytes; });
+        shrink(ns, *ns.bytes_);
         ns.dirty_.clear();
         ns.lru_.clear();
         ns.entries_.clear();
@@ -154,7 +154,7 @@ void record_cache::flush(named_cache& ns, std::optional<dirty_entry> evicted) {
     // Cleared before the callback runs: it forwards downstream, which may write here again.
     ns.spare_.splice(ns.spare_.end(), ns.dirty_);
     for (named_cache::slot* s : deleted) {
-        size_bytes_ -= s->second.bytes;
+        shrink(ns, s->second.bytes);
         ns.lru_.erase(s->second.lru);
         ns.erase(*s);
     }

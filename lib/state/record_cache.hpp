@@ -62,6 +62,11 @@ public:
         void record_hit_ratio_into(kstreams::metrics& m, const std::string& prefix) {
             hit_ratio_.emplace(m, prefix);
         }
+        /// Where the namespace keeps the size of its entries in bytes; local until set.
+        void count_bytes_into(std::uint64_t& bytes) {
+            bytes = *bytes_;
+            bytes_ = &bytes;
+        }
 
     private:
         friend class record_cache;
@@ -113,6 +118,9 @@ public:
         key_list spare_;
         std::uint64_t hits_ = 0;
         std::uint64_t misses_ = 0;
+        /// The entries' bytes (Kafka's cache-size-bytes-total of the task), local until bound.
+        std::uint64_t local_bytes_ = 0;
+        std::uint64_t* bytes_ = &local_bytes_;
         std::optional<detail::windowed_stats_recorder> hit_ratio_;
     };
 
@@ -156,6 +164,14 @@ public:
 private:
     void evict_from(named_cache& ns);
     void flush(named_cache& ns, std::optional<dirty_entry> evicted);
+    void grow(named_cache& ns, std::size_t bytes) {
+        size_bytes_ += bytes;
+        *ns.bytes_ += bytes;
+    }
+    void shrink(named_cache& ns, std::size_t bytes) {
+        size_bytes_ -= bytes;
+        *ns.bytes_ -= bytes;
+    }
 
     std::size_t max_bytes_;
     std::atomic<std::size_t> size_bytes_{0};

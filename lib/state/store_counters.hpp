@@ -22,6 +22,8 @@ namespace kstreams::state {
 /// Task counters of a caching store's record-cache hit ratio (windowed_stats.hpp, parts per
 /// million), + the store's name + ".".
 inline constexpr std::string_view cache_hit_ratio_prefix = "cache-hit-ratio.";
+/// Task counter of the bytes a caching store holds in the record cache, + the store's name.
+inline constexpr std::string_view cache_bytes_prefix = "cache-bytes.";
 /// Prefix of a store operation's latency counters: `store-latency.<store>.<op>` + latency.hpp's
 /// `-total`, `-latency-ns-total`, `-latency-ns-max`.
 inline constexpr std::string_view store_latency_prefix = "store-latency.";

@@ -77,6 +77,8 @@ TEST_CASE("the Prometheus text of a running app has Kafka's names and tags, and 
           doctest::Approx(1.0 / 3).epsilon(1e-5));
     CHECK(test::prometheus_value(text, "kstreams_stream_record_cache_metrics_hit_ratio_max" + cache) ==
           doctest::Approx(3.0 / 5).epsilon(1e-5));
+    // Kafka's cache-size-bytes-total (DEBUG): the two keys' entries are in the task's cache.
+    CHECK(test::prometheus_value(text, "kstreams_stream_task_metrics_cache_size_bytes_total" + task) > 0);
     CHECK(test::prometheus_value(text, "kstreams_stream_metrics_state{client_id=\"metrics-app\",state=\"RUNNING\"}") == 1);
     CHECK(text.find("kstreams_stream_state_metrics_put_rate{thread_id=\"metrics-app-StreamThread-1\",task_id=\"0_0\","
                     "rocksdb_state_id=\"metrics-counts\"}") != std::string::npos);
