@@ -696,7 +696,7 @@ bool task_manager::process_task(managed_task& t, std::int64_t now, std::optional
     // at a turn's fill, so a later answer would change nothing but the cost: asked per record (a
     // lock and a topic lookup), ~4 % of a stream-table join's CPU, its table partition empty.
     std::vector<std::pair<const partition_queue*, std::optional<std::int64_t>>> known_lags;
-    auto lag_of = [this, &known_lags](const partition_queue& q) {
+    const partition_group::lag_function lag_of = [this, &known_lags](const partition_queue& q) {
         for (const auto& [known, lag] : known_lags)
             if (known == &q) return lag;
         return known_lags.emplace_back(&q, consumer_.lag(q.tp(), q.received_up_to())).second;
