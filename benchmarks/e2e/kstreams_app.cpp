@@ -11,6 +11,7 @@
 #include <cctype>
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <thread>
 
@@ -131,6 +132,13 @@ int main(int argc, char** argv) {
         return 1;
     }
     while (!stop && app.state() != kstreams::streams_state::error) std::this_thread::sleep_for(20ms);
+    if (std::getenv("E2E_COMMIT_METRICS")) {  // where an exactly-once run's time goes (PROFILES.md)
+        const kstreams::metrics m = app.metrics();
+        auto get = [&](const char* n) { auto it = m.all().find(n); return it == m.all().end() ? 0 : it->second; };
+        std::cerr << "e2e_kstreams_app: commits " << get("commit-total") << " commit ms "
+                  << get("commit-latency-ns-total") / 1000000 << " poll ms " << get("poll-latency-ns-total") / 1000000
+                  << " process ms " << get("process-latency-ns-total") / 1000000 << "\n";
+    }
     const bool ok = app.close(60s);
     return ok && app.state() == kstreams::streams_state::not_running ? 0 : 1;
 }

@@ -1,6 +1,8 @@
 #include "lib/kafka/kafka_collector.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <future>
 
 #include <kstreams/error.hpp>
 
@@ -270,6 +272,23 @@ void kafka_collector::transaction_failed(rd_kafka_error_t* error, const char* wh
                                       (fatal ? " (the producer is fenced)" : " (the transaction is aborted)"));
 }
 
+rd_kafka_error_t* kafka_collector::send_offsets(rd_kafka_topic_partition_list_t* offsets, rd_kafka_t* consumer,
+                                                std::chrono::steady_clock::time_point deadline) {
+    rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata(consumer);
+    for (;;) {
+        rd_kafka_error_t* e = rd_kafka_send_offsets_to_transaction(producer_.get(), offsets, group,
+                                                                   std::max(1000, remaining_ms(deadline)));
+        if (e && rd_kafka_error_is_retriable(e) && std::chrono::steady_clock::now() < deadline) {
+            KSTREAMS_LOG(warn, std::string("sending offsets to the transaction: ") + rd_kafka_error_string(e) +
+                                   "; retrying");
+            rd_kafka_error_destroy(e);
+            continue;
+        }
+        rd_kafka_consumer_group_metadata_destroy(group);
+        return e;
+    }
+}
+
 void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offsets, rd_kafka_t* consumer,
                                          std::chrono::steady_clock::time_point deadline) {
     std::lock_guard lock(transaction_mutex_);
@@ -280,29 +299,18 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
             transaction_failed(e, "begin a transaction", deadline);
         in_transaction_.store(true, std::memory_order_release);
     }
-    // The offsets first: sending them takes two round trips to the group coordinator, which run
-    // while the brokers take the records still in flight (as Java's producer sends them before
-    // its commitTransaction flushes). They count only once the transaction commits.
-    if (with_offsets) {
-        rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata(consumer);
-        for (;;) {
-            rd_kafka_error_t* e = rd_kafka_send_offsets_to_transaction(producer_.get(), offsets, group,
-                                                                       std::max(1000, remaining_ms(deadline)));
-            if (!e) break;
-            if (rd_kafka_error_is_retriable(e) && std::chrono::steady_clock::now() < deadline) {
-                KSTREAMS_LOG(warn, std::string("sending offsets to the transaction: ") + rd_kafka_error_string(e) +
-                                       "; retrying");
-                rd_kafka_error_destroy(e);
-                continue;
-            }
-            rd_kafka_consumer_group_metadata_destroy(group);
-            transaction_failed(e, "send the consumed offsets to the transaction", deadline);
-        }
-        rd_kafka_consumer_group_metadata_destroy(group);
-    }
+    // The offsets go in on a helper thread while this one waits for the records in flight: their
+    // two round trips to the coordinators overlap the brokers' acknowledgements. Sent first, they
+    // did not (linger.ms is 100: the records leave when the flush asks, ~20 ms each way at 4
+    // partitions). A failure of either counts once both are done: an abort must not run beside
+    // send_offsets (librdkafka allows one transactional call at a time).
+    std::future<rd_kafka_error_t*> offsets_sent;
+    if (with_offsets)
+        offsets_sent = std::async(std::launch::async, [&] { return send_offsets(offsets, consumer, deadline); });
     // Every record delivered before the commit, so that a failed one is known before anything
     // commits: under the fail policy it stops the thread with nothing committed (the transaction
     // aborted, the offsets sent in it too).
+    std::exception_ptr undelivered;
     for (;;) {
         rd_kafka_resp_err_t err;
         {
@@ -312,15 +320,24 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
         try {
             check_failed();
         } catch (...) {
-            abort_quietly(deadline);
-            throw;
+            undelivered = std::current_exception();
+            break;
         }
         if (!err) break;
         if (std::chrono::steady_clock::now() >= deadline) {
-            abort_quietly(deadline);
-            throw streams_error(std::string("the producer could not deliver the transaction's records within ") +
-                                std::to_string(task_timeout_.count()) + " ms (task.timeout.ms)");
+            undelivered = std::make_exception_ptr(
+                streams_error(std::string("the producer could not deliver the transaction's records within ") +
+                              std::to_string(task_timeout_.count()) + " ms (task.timeout.ms)"));
+            break;
         }
+    }
+    // The offsets' failure first, as when they were sent before the flush.
+    if (offsets_sent.valid())
+        if (rd_kafka_error_t* e = offsets_sent.get())
+            transaction_failed(e, "send the consumed offsets to the transaction", deadline);
+    if (undelivered) {
+        abort_quietly(deadline);
+        std::rethrow_exception(undelivered);
     }
     for (;;) {
         rd_kafka_error_t* e = rd_kafka_commit_transaction(producer_.get(), std::max(1000, remaining_ms(deadline)));

@@ -92,6 +92,10 @@ private:
     rd_kafka_t* route(std::string_view topic) const;
     std::int32_t partition_count(std::string_view topic, rd_kafka_topic_t* rkt, rd_kafka_t* rk);
     void begin_transaction_slow();
+    /// Sends `offsets` with `consumer`'s group metadata into the open transaction, retrying what
+    /// is retriable until `deadline`; the error it gave up on (the caller's to destroy), or null.
+    rd_kafka_error_t* send_offsets(rd_kafka_topic_partition_list_t* offsets, rd_kafka_t* consumer,
+                                   std::chrono::steady_clock::time_point deadline);
     /// Handles a failed transactional call: aborts if it must be, then throws task_migrated_error.
     [[noreturn]] void transaction_failed(rd_kafka_error_t* error, const char* what,
                                          std::chrono::steady_clock::time_point deadline);

@@ -1,9 +1,10 @@
-// A hash table of nodes keyed by byte strings, for the record cache: the nodes are allocated one
-// by one and never move (lists elsewhere point at them), and the table is a flat array of
-// (hash, node) slots probed linearly. A lookup reads one slot, then the node's key. std::unordered_map
-// reads the bucket's predecessor node, the node's hash code (stored after the value, lines away from
-// the key) and then its key: two cache misses more per lookup once the nodes are out of the CPU's
-// caches, as a record cache of 10,000 keys is beside the records streaming through.
+// A hash table of nodes keyed by byte strings, for the record cache and the RocksDB store's hot
+// entries: the nodes are allocated one by one and never move (lists elsewhere point at them), and
+// the table is a flat array of (hash, node) slots probed linearly. A lookup reads one slot, then
+// the node's key. std::unordered_map reads the bucket's predecessor node, the node's hash code
+// (stored after the value, lines away from the key) and then its key: two cache misses more per
+// lookup once the nodes are out of the CPU's caches, as 10,000 keys are beside the records
+// streaming through.
 #pragma once
 
 #include <cstddef>

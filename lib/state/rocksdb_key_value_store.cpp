@@ -147,14 +147,14 @@ public:
 }  // namespace
 
 void rocksdb_key_value_store::write_hot(std::string_view key, std::optional<std::string_view> value) {
-    auto it = hot_.find(key);
-    if (it == hot_.end()) {
-        it = hot_.try_emplace(std::string(key)).first;
+    hot_node* node = hot_.find(key);
+    if (!node) {
+        node = &hot_.emplace(key);
         hot_bytes_ += hot_entry_overhead + key.size();
-    } else if (it->second.value) {
-        hot_bytes_ -= it->second.value->size();
+    } else if (node->second.value) {
+        hot_bytes_ -= node->second.value->size();
     }
-    hot_entry& e = it->second;
+    hot_entry& e = node->second;
     if (value) {
         if (e.value) e.value->assign(value->data(), value->size());
         else e.value.emplace(*value);
@@ -164,7 +164,7 @@ void rocksdb_key_value_store::write_hot(std::string_view key, std::optional<std:
     }
     if (!e.dirty) {
         e.dirty = true;
-        dirty_.push_back(&*it);
+        dirty_.push_back(node);
     }
     trim_hot();
 }
@@ -316,9 +316,9 @@ std::optional<std::string> rocksdb_key_value_store::get(std::string_view key) {
 
 bool rocksdb_key_value_store::get_into(std::string_view key, std::string& out) {
     ensure_open("get");
-    if (auto it = hot_.find(key); it != hot_.end()) {
-        if (!it->second.value) return false;
-        out.assign(*it->second.value);
+    if (const hot_node* node = hot_.find(key)) {
+        if (!node->second.value) return false;
+        out.assign(*node->second.value);
         return true;
     }
     perf_counters_off();
@@ -326,12 +326,9 @@ bool rocksdb_key_value_store::get_into(std::string_view key, std::string& out) {
     if (s.IsNotFound()) return false;
     check(s, "get");
     // Kept: the next get of the key (a read-modify-write's, or a hot key's) needs no RocksDB read.
-    auto [it, inserted] = hot_.try_emplace(std::string(key));
-    if (inserted) {
-        it->second.value.emplace(out);
-        hot_bytes_ += hot_entry_overhead + key.size() + out.size();
-        trim_hot();
-    }
+    hot_.emplace(key).second.value.emplace(out);  // not hot: the lookup above found nothing
+    hot_bytes_ += hot_entry_overhead + key.size() + out.size();
+    trim_hot();
     return true;
 }
 

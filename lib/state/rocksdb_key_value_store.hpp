@@ -20,12 +20,11 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include <kstreams/state/bytes_store.hpp>
 
-#include "lib/state/byte_key_hash.hpp"
+#include "lib/state/node_hash_table.hpp"
 
 namespace rocksdb {
 class DB;
@@ -93,7 +92,9 @@ private:
         std::optional<std::string> value;  ///< nullopt: deleted (only while dirty)
         bool dirty = false;
     };
-    using hot_map = std::unordered_map<std::string, hot_entry, byte_key_hash, std::equal_to<>>;
+    using hot_node = std::pair<const std::string, hot_entry>;
+    /// Flat and linearly probed: a get of a hot key reads one slot and the node (the record cache's table).
+    using hot_map = node_hash_table<hot_node>;
 
     void ensure_open(std::string_view operation) const;
     /// Records a write (nullopt: a delete) among the hot entries.
@@ -121,7 +122,7 @@ private:
     /// Spare iterators for reuse: [0] bounded above, [1] not (a bound is fixed at creation).
     std::unique_ptr<pooled_iterator> spare_[2];
     hot_map hot_;
-    std::vector<hot_map::value_type*> dirty_;  ///< the dirty entries of hot_, each once
+    std::vector<hot_node*> dirty_;  ///< the dirty entries of hot_, each once
     std::size_t hot_bytes_ = 0;
     bool plain_values_ = false;
 };
