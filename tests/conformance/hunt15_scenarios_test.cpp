@@ -1,0 +1,434 @@
+// Conformance: scenarios of the fifteenth hunt, written as java/.../Hunt15Scenarios.java writes
+// them, compared with Java Kafka Streams' outputs: the Processor API mixed with the DSL
+// (forwarding to named DSL children, new timestamps and headers into windows, punctuations of two
+// processors, DSL stores read by a processor), groupings by another key type, windowed roll-ups,
+// views of windowed tables under suppression, time-limited suppression with wall-clock advances,
+// table round trips through streams, join names, timestamp extractors on every source kind, topics
+// written and read back, pattern and multi-topic sources, windows near the epoch.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <kstreams/dsl.hpp>
+#include <kstreams/timestamp_extractors.hpp>
+
+#include "harness.hpp"
+#include "windowed_show.hpp"
+
+using namespace kstreams;
+using namespace conformance;
+using namespace std::chrono_literals;
+using str = std::string;
+using ostr = std::optional<std::string>;
+using i64 = std::int64_t;
+using i32 = std::int32_t;
+using type::l;
+using type::s;
+
+namespace {
+
+auto concat = [](const str& x, const str& y) { return x + "+" + y; };
+
+/// Routes by the value's first letter: "a" to the child "to-a" (value + "!"), "b" to "to-b" at
+/// timestamp + 100, "s" to the sink "sink-all", "n" nowhere, anything else to every child.
+struct router : processor<ostr, str, ostr, str> {
+    void process(const record<ostr, str>& r) override {
+        const str& v = r.value;
+        if (v.starts_with("a")) context().forward(r.with_value(v + "!"), "to-a");
+        else if (v.starts_with("b")) context().forward(r.with_timestamp(r.timestamp + 100), "to-b");
+        else if (v.starts_with("s")) context().forward(r.with_value(v + "$"), "sink-all");
+        else if (!v.starts_with("n")) context().forward(r);
+    }
+};
+
+/// Doubles the timestamp and adds a header "n" counting records seen (per task).
+struct retimer : fixed_key_processor<str, str, str> {
+    int n = 0;
+    void process(const record<str, str>& r) override {
+        auto hs = r.headers;
+        hs.add("n", std::to_string(++n));
+        context().forward(r.with_timestamp(r.timestamp * 2).with_headers(hs).with_value(r.value + "@" + std::to_string(r.timestamp)));
+    }
+};
+
+/// Forwards each record, and on a stream-time punctuation every `interval` a record
+/// name -> "tick@<time>:<records seen>".
+struct ticker : processor<str, str, str, str> {
+    str name;
+    std::chrono::milliseconds interval;
+    int seen = 0;
+    ticker(str n, std::chrono::milliseconds i) : name(std::move(n)), interval(i) {}
+    void init(context_type& ctx) override {
+        processor::init(ctx);
+        ctx.schedule(interval, punctuation_type::stream_time, [this](i64 ts) {
+            context().forward(record<str, str>{name, "tick@" + std::to_string(ts) + ":" + std::to_string(seen), ts});
+        });
+    }
+    void process(const record<str, str>& r) override {
+        ++seen;
+        context().forward(r.with_value(r.value + "|" + name));
+    }
+};
+
+/// Reads the DSL count store "counts" for the looked-up key.
+struct count_lookup : processor<str, str, str, str> {
+    timestamped_key_value_store<str, i64>* counts = nullptr;
+    void init(context_type& ctx) override {
+        processor::init(ctx);
+        counts = &ctx.get_state_store<timestamped_key_value_store<str, i64>>("counts");
+    }
+    void process(const record<str, str>& r) override {
+        const auto c = counts->get(r.value);
+        context().forward(r.with_value(r.value + "=" + (c ? std::to_string(c->value) + "@" + std::to_string(c->timestamp) : str("none"))));
+    }
+};
+
+/// Re-keys by the value's first letter; keeps the last value and timestamp per new key in a
+/// timestamped store and forwards "previous>value" at the previous record's timestamp.
+struct last_by_letter : processor<str, str, str, str> {
+    timestamped_key_value_store<str, str>* last = nullptr;
+    void init(context_type& ctx) override {
+        processor::init(ctx);
+        last = &ctx.get_state_store<timestamped_key_value_store<str, str>>("last");
+    }
+    void process(const record<str, str>& r) override {
+        const str k = r.value.substr(0, 1);
+        const auto prev = last->get(k);
+        last->put(k, value_and_timestamp<str>{r.value, r.timestamp});
+        const i64 ts = prev ? prev->timestamp : r.timestamp;
+        context().forward(record<str, str>{k, (prev ? prev->value : str("none")) + ">" + r.value, ts});
+    }
+};
+
+/// Hunt15Scenarios' extractor: the value's "payload@ts" time; a null value takes the partition time.
+i64 at_time(const ostr&, const ostr& v, i64 partition_time) {
+    if (!v) return partition_time;
+    return std::stoll(v->substr(v->find('@') + 1));
+}
+
+}  // namespace
+
+TEST_SUITE("conformance") {
+
+TEST_CASE("papi_route_to_named_dsl_children") {
+    streams_builder b;
+    auto r = b.stream<ostr, str>("in").process([] { return std::make_unique<router>(); }, named::as("router"));
+    r.filter([](const str& v) { return !v.ends_with("x"); }, named::as("to-a")).to("out-a");
+    r.map_values([](const str& v) { return v + "#"; }, named::as("to-b")).to("out-b");
+    r.to("out-all", produced<>{}.with_name("sink-all"));
+    harness h("papi_route_to_named_dsl_children", b.build());
+    h.input("in", s, s).output("out-a", s, s).output("out-b", s, s).output("out-all", s, s);
+    h.pipe("in", S("k1"), S("a1"), 1);
+    h.pipe("in", S("k2"), S("b2"), 2);
+    h.pipe("in", S("k3"), S("c3"), 3);
+    h.pipe("in", S("k4"), S("n4"), 4);
+    h.pipe("in", S("k5"), S("ax"), 5);
+    h.pipe("in", S("k6"), S("s6"), 6);
+    h.pipe("in", null, S("c7"), 7, {"h=7"});
+    h.finish();
+}
+
+TEST_CASE("process_values_retimed_into_windows") {
+    streams_builder b;
+    auto p = b.stream<str, str>("in").process_values([] { return std::make_unique<retimer>(); }, named::as("retime"));
+    p.to("out");
+    show_to(p.group_by_key().windowed_by(time_windows::of_size_and_grace(10ms, 5ms)).count(), "out-count");
+    harness h("process_values_retimed_into_windows", b.build());
+    h.input("in", s, s).output("out", s, s).output("out-count", s, l);
+    h.pipe("in", S("a"), S("1"), 1, {"x=1"});
+    h.pipe("in", S("a"), S("2"), 4);
+    h.pipe("in", S("b"), S("3"), 6, {"x=3"});
+    h.pipe("in", S("a"), S("4"), 3);
+    h.pipe("in", S("a"), S("5"), 13);
+    h.pipe("in", S("a"), S("6"), 8);
+    h.pipe("in", S("b"), S("7"), 5);
+    h.dropped();
+    h.finish();
+}
+
+TEST_CASE("stream_time_punctuations_chained") {
+    streams_builder b;
+    b.stream<str, str>("in")
+        .process([] { return std::make_unique<ticker>("p1", 10ms); }, named::as("p1"))
+        .process([] { return std::make_unique<ticker>("p2", 25ms); }, named::as("p2"))
+        .to("out");
+    harness h("stream_time_punctuations_chained", b.build());
+    h.input("in", s, s).output("out", s, s);
+    h.pipe("in", S("a"), S("1"), 3);
+    h.pipe("in", S("a"), S("2"), 12);
+    h.pipe("in", S("b"), S("3"), 9);
+    h.pipe("in", S("b"), S("4"), 27);
+    h.pipe("in", S("a"), S("5"), 80);
+    h.advance_wall_clock(1000);
+    h.pipe("in", S("a"), S("6"), 81);
+    h.pipe("in", S("a"), S("7"), 100);
+    h.finish();
+}
+
+TEST_CASE("papi_reads_dsl_count_store") {
+    streams_builder b;
+    b.stream<str, str>("in").group_by_key().count(materialized<>::as("counts")).to_stream().to("out-count");
+    b.stream<str, str>("lookups").process([] { return std::make_unique<count_lookup>(); }, named::as("lookup"), {"counts"}).to("out");
+    harness h("papi_reads_dsl_count_store", b.build());
+    h.input("in", s, s).input("lookups", s, s).output("out-count", s, l).output("out", s, s);
+    h.pipe("lookups", S("q1"), S("a"), 1);
+    h.pipe("in", S("a"), S("x"), 5);
+    h.pipe("in", S("a"), S("y"), 3);
+    h.pipe("lookups", S("q2"), S("a"), 2);
+    h.pipe("in", S("b"), S("z"), 9);
+    h.pipe("lookups", S("q3"), S("b"), 4);
+    h.pipe("lookups", S("q4"), S("c"), 10);
+    h.finish();
+}
+
+TEST_CASE("process_rekey_timestamped_store") {
+    streams_builder b;
+    b.add_state_store(stores::timestamped_key_value_store_builder<str, str>(stores::persistent_timestamped_key_value_store("last")));
+    auto p = b.stream<str, str>("in").process([] { return std::make_unique<last_by_letter>(); }, {"last"});
+    p.group_by_key().reduce([](const str& x, const str& y) { return x + "," + y; }).to_stream().to("out-reduce");
+    p.to_table(named::as("pt"), materialized<>::as("pt-store")).to_stream().to("out-table");
+    harness h("process_rekey_timestamped_store", b.build());
+    h.input("in", s, s).output("out-reduce", s, s).output("out-table", s, s);
+    h.pipe("in", S("k1"), S("a1"), 10);
+    h.pipe("in", S("k2"), S("a2"), 5);
+    h.pipe("in", S("k3"), S("b3"), 7);
+    h.pipe("in", S("k1"), S("a4"), 20);
+    h.pipe("in", S("k4"), S("b5"), 1);
+    h.finish();
+}
+
+TEST_CASE("group_by_integer_key") {
+    streams_builder b;
+    auto g = b.stream<ostr, ostr>("in").group_by([](const ostr&, const ostr& v) { return v ? static_cast<i32>(v->size()) : i32(-1); },
+                                                 grouped<>::as("by-len").with_key_serde(serde<i32>{}).with_value_serde(serde<ostr>{}));
+    g.count().to_stream().to("out-count");
+    g.reduce([](const ostr& x, const ostr& y) { return ostr(*x + "+" + *y); })
+        .to_stream()
+        .map_values([](const i32& k, const ostr& v) { return std::to_string(k) + ":" + *v; })
+        .to("out-reduce");
+    g.windowed_by(time_windows::of_size_with_no_grace(10ms)).count().to_stream().to("out-windowed");
+    harness h("group_by_integer_key", b.build());
+    h.input("in", s, s).output("out-count", type::i, l).output("out-reduce", type::i, s).output("out-windowed", type::x, l);
+    h.pipe("in", S("k1"), S("ab"), 1);
+    h.pipe("in", S("k2"), S("cd"), 2);
+    h.pipe("in", S("k3"), S("efg"), 3);
+    h.pipe("in", null, S("hi"), 12);
+    h.pipe("in", S("k1"), S(""), 4);
+    h.pipe("in", S("k1"), null, 5);
+    h.finish();
+}
+
+TEST_CASE("windowed_rollup_chain") {
+    streams_builder b;
+    auto fine = b.stream<str, str>("in")
+                    .group_by_key()
+                    .windowed_by(time_windows::of_size_with_no_grace(5ms))
+                    .count()
+                    .to_stream()
+                    .map([](const windowed<str>& w, i64 c) { return std::pair<str, i64>(w.key, c); });
+    show_to(fine.group_by_key().windowed_by(time_windows::of_size_with_no_grace(20ms)).reduce([](i64 x, i64 y) { return x + y; }), "out-sum");
+    auto closed = b.stream<str, str>("in")
+                      .group_by_key()
+                      .windowed_by(time_windows::of_size_and_grace(5ms, 1ms))
+                      .emit_strategy(emit_strategy::on_window_close())
+                      .count(materialized<>::as("fine-close"))
+                      .to_stream()
+                      .map([](const windowed<str>& w, i64 c) { return std::pair<str, i64>(w.key, c); });
+    show_to(closed.group_by_key(grouped<>::as("closed")).windowed_by(time_windows::of_size_with_no_grace(20ms)).reduce([](i64 x, i64 y) { return x + y; }),
+            "out-close-sum");
+    harness h("windowed_rollup_chain", b.build());
+    h.input("in", s, s).output("out-sum", s, l).output("out-close-sum", s, l);
+    h.pipe("in", S("a"), S("1"), 1);
+    h.pipe("in", S("a"), S("2"), 3);
+    h.pipe("in", S("b"), S("3"), 4);
+    h.pipe("in", S("a"), S("4"), 7);
+    h.pipe("in", S("a"), S("5"), 12);
+    h.pipe("in", S("b"), S("6"), 19);
+    h.pipe("in", S("a"), S("7"), 21);
+    h.pipe("in", S("a"), S("8"), 26);
+    h.pipe("in", S("b"), S("9"), 45);
+    h.finish();
+}
+
+TEST_CASE("windowed_views_suppressed") {
+    streams_builder b;
+    auto c = b.stream<str, str>("in").group_by_key().windowed_by(time_windows::of_size_and_grace(10ms, 2ms)).count();
+    show_to(c.filter([](i64 v) { return v >= 2; }).suppress(suppressed::until_window_closes(buffer_config::unbounded())), "out-filter");
+    show_to(c.map_values([](i64 v) { return "n" + std::to_string(v); })
+                .suppress(suppressed::until_window_closes(buffer_config::unbounded()).with_name("mv-sup")),
+            "out-mapped");
+    show_to(c.filter_not([](i64 v) { return v >= 2; }, named::as("fnot")).suppress(suppressed::until_window_closes(buffer_config::unbounded())),
+            "out-filter-not");
+    harness h("windowed_views_suppressed", b.build());
+    h.input("in", s, s).output("out-filter", s, l).output("out-mapped", s, s).output("out-filter-not", s, l);
+    h.pipe("in", S("a"), S("1"), 1);
+    h.pipe("in", S("b"), S("2"), 2);
+    h.pipe("in", S("a"), S("3"), 5);
+    h.pipe("in", S("c"), S("4"), 11);
+    h.pipe("in", S("b"), S("5"), 9);
+    h.pipe("in", S("a"), S("6"), 12);
+    h.pipe("in", S("c"), S("7"), 13);
+    h.pipe("in", S("a"), S("8"), 25);
+    h.pipe("in", S("c"), S("9"), 40);
+    h.finish();
+}
+
+TEST_CASE("suppress_time_limit_wall_clock") {
+    streams_builder b;
+    auto t = b.table<str, str>("in");
+    t.suppress(suppressed::until_time_limit(10ms, buffer_config::unbounded())).to_stream().to("out");
+    t.suppress(suppressed::until_time_limit(10ms, buffer_config::max_records(2).emit_early_when_full())).to_stream().to("out-eager");
+    harness h("suppress_time_limit_wall_clock", b.build());
+    h.input("in", s, s).output("out", s, s).output("out-eager", s, s);
+    h.pipe("in", S("a"), S("1"), 1);
+    h.advance_wall_clock(50);
+    h.pipe("in", S("b"), S("2"), 2);
+    h.pipe("in", S("a"), S("3"), 3);
+    h.advance_wall_clock(50);
+    h.pipe("in", S("c"), S("4"), 4);
+    h.pipe("in", S("a"), null, 11);
+    h.advance_wall_clock(1000);
+    h.pipe("in", S("d"), S("5"), 12);
+    h.pipe("in", S("b"), S("6"), 30);
+    h.finish();
+}
+
+TEST_CASE("table_stream_round_trips") {
+    streams_builder b;
+    auto t = b.table<str, str>("in");
+    auto copy = t.to_stream().to_table(materialized<>::as("copy"));
+    auto plain = t.to_stream().map_values([](const ostr& v) { return v ? ostr(*v + "!") : ostr(); }).to_table();
+    copy.join(plain, [](const str& x, const ostr& y) { return x + "&" + *y; }).to_stream().to("out-join");
+    plain.filter([](const ostr& v) { return !v->starts_with("x"); }).to_stream().to("out-filter");
+    copy.group_by([](const str& k, const str& v) { return std::pair<str, str>(v.substr(0, 1), k); }).count().to_stream().to("out-count");
+    harness h("table_stream_round_trips", b.build());
+    h.input("in", s, s).output("out-join", s, s).output("out-filter", s, s).output("out-count", s, l);
+    h.pipe("in", S("k1"), S("a1"), 1);
+    h.pipe("in", S("k2"), S("x2"), 2);
+    h.pipe("in", S("k1"), S("b3"), 3);
+    h.pipe("in", S("k3"), null, 4);
+    h.pipe("in", S("k2"), null, 5);
+    h.pipe("in", S("k1"), S("b3"), 6);
+    h.finish();
+}
+
+TEST_CASE("join_names_rekeyed") {
+    streams_builder b;
+    auto lt = b.stream<str, str>("left").select_key([](const str& v) { return v.substr(0, 1); });
+    auto rt = b.stream<str, str>("right").select_key([](const str& v) { return v.substr(0, 1); });
+    lt.join(rt, concat, join_windows::of_time_difference_with_no_grace(5ms), stream_joined<>{}.with_name("sj").with_store_name("sj-store"))
+        .to("out-ss");
+    lt.left_join(b.table<str, str>("table"), [](const str& x, const ostr& y) { return x + "/" + show(y); }, joined<>::as("jt")).to("out-st");
+    rt.outer_join(lt, [](const ostr& x, const ostr& y) { return show(x) + "|" + show(y); },
+                  join_windows::of_time_difference_and_grace(2ms, 1ms), stream_joined<>::as("oj-store").with_name("oj"))
+        .to("out-outer");
+    harness h("join_names_rekeyed", b.build());
+    h.input("left", s, s).input("right", s, s).input("table", s, s).output("out-ss", s, s).output("out-st", s, s).output("out-outer", s, s);
+    h.pipe("table", S("a"), S("TA"), 1);
+    h.pipe("left", S("k1"), S("a1"), 2);
+    h.pipe("right", S("k2"), S("a2"), 3);
+    h.pipe("left", S("k3"), S("b3"), 4);
+    h.pipe("right", S("k4"), S("b9"), 9);
+    h.pipe("left", S("k5"), S("a20"), 20);
+    h.finish();
+}
+
+TEST_CASE("extractors_on_all_sources") {
+    streams_builder b;
+    const auto c = consumed<>{}.with_timestamp_extractor(timestamp_extractors::from_record<ostr, ostr>(at_time));
+    auto st = b.stream<str, str>("in", c);
+    auto t = b.table<str, str>("table", c);
+    auto g = b.global_table<str, str>("global", c);
+    st.left_join(t, [](const str& x, const ostr& y) { return x + "/" + show(y); }).to("out-table");
+    st.join(g, [](const str& k, const str&) { return k; }, [](const str& x, const str& y) { return x + "/" + y; }).to("out-global");
+    t.to_stream().to("out-changes");
+    harness h("extractors_on_all_sources", b.build());
+    h.input("in", s, s).input("table", s, s).input("global", s, s).output("out-table", s, s).output("out-global", s, s).output("out-changes", s, s);
+    h.pipe("table", S("a"), S("t@5"), 100);
+    h.pipe("global", S("a"), S("g@7"), 100);
+    h.pipe("in", S("a"), S("s@3"), 100);
+    h.pipe("in", S("a"), S("s@-1"), 100);
+    h.pipe("table", S("a"), null, 100);
+    h.pipe("in", S("a"), S("s@9"), 1);
+    h.pipe("table", S("b"), S("t@-5"), 100);
+    h.pipe("in", S("b"), S("s@10"), 100);
+    h.dropped();
+    h.finish();
+}
+
+TEST_CASE("written_topic_read_back") {
+    streams_builder b;
+    b.stream<str, str>("in").map_values([](const str& v) { return v + "!"; }).to("mid");
+    auto mid = b.stream<str, str>("mid").map_values([](const str& v) { return v + "?"; });
+    mid.to("out");
+    mid.to("gmid");
+    auto g = b.global_table<str, str>("gmid", materialized<>::as("gmid-store"));
+    b.stream<str, str>("probe")
+        .left_join(g, [](const str&, const str& v) { return v; }, [](const str& x, const ostr& y) { return x + "/" + show(y); })
+        .to("out-probe");
+    harness h("written_topic_read_back", b.build());
+    h.input("in", s, s).input("probe", s, s).output("mid", s, s).output("out", s, s).output("gmid", s, s).output("out-probe", s, s);
+    h.pipe("in", S("a"), S("1"), 1);
+    h.pipe("in", S("b"), S("2"), 2);
+    h.pipe("probe", S("p"), S("a"), 3);
+    h.pipe("in", S("a"), S("3"), 0);
+    h.pipe("probe", S("p"), S("a"), 4);
+    h.pipe("probe", S("p"), S("c"), 5);
+    h.finish();
+}
+
+TEST_CASE("multi_topic_and_pattern_sources") {
+    streams_builder b;
+    b.stream<str, str>({"t1", "t2"}).group_by_key().count().to_stream().to("out-count");
+    b.stream_pattern<str, str>("p-.*").map_values([](const str& k, const str& v) { return k + ":" + v; }).to("out-pattern");
+    harness h("multi_topic_and_pattern_sources", b.build());
+    h.input("t1", s, s).input("t2", s, s).input("p-x", s, s).input("p-y", s, s).output("out-count", s, l).output("out-pattern", s, s);
+    h.pipe("t1", S("a"), S("1"), 1);
+    h.pipe("t2", S("a"), S("2"), 2);
+    h.pipe("p-x", S("b"), S("3"), 3);
+    h.pipe("t2", S("b"), S("4"), 4);
+    h.pipe("p-y", S("c"), S("5"), 5);
+    h.finish();
+}
+
+TEST_CASE("windows_near_epoch") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in").group_by_key();
+    show_to(g.windowed_by(time_windows::of_size_with_no_grace(10ms).advance_by(3ms)).count(), "out-hop");
+    show_to(g.windowed_by(sliding_windows::of_time_difference_with_no_grace(5ms)).count(), "out-sliding");
+    show_to(g.windowed_by(session_windows::of_inactivity_gap_with_no_grace(3ms)).count(), "out-session");
+    harness h("windows_near_epoch", b.build());
+    h.input("in", s, s).output("out-hop", s, l).output("out-sliding", s, l).output("out-session", s, l);
+    h.pipe("in", S("a"), S("1"), 0);
+    h.pipe("in", S("a"), S("2"), 2);
+    h.pipe("in", S("a"), S("3"), 1);
+    h.pipe("in", S("a"), S("4"), 6);
+    h.pipe("in", S("b"), S("5"), 0);
+    h.finish();
+}
+
+TEST_CASE("session_views_suppressed") {
+    streams_builder b;
+    auto sw = b.stream<str, str>("in").group_by_key().windowed_by(session_windows::of_inactivity_gap_and_grace(5ms, 2ms)).reduce(concat);
+    show_to(sw.map_values([](const str& v) { return "[" + v + "]"; }).suppress(suppressed::until_window_closes(buffer_config::unbounded())),
+            "out-mapped");
+    show_to(sw.filter([](const str& v) { return v.find('+') != str::npos; }).suppress(suppressed::until_window_closes(buffer_config::unbounded())),
+            "out-filter");
+    harness h("session_views_suppressed", b.build());
+    h.input("in", s, s).output("out-mapped", s, s).output("out-filter", s, s);
+    h.pipe("in", S("a"), S("1"), 1);
+    h.pipe("in", S("a"), S("2"), 10);
+    h.pipe("in", S("a"), S("3"), 5);
+    h.pipe("in", S("b"), S("4"), 6);
+    h.pipe("in", S("a"), S("5"), 20);
+    h.pipe("in", S("b"), S("6"), 30);
+    h.pipe("in", S("a"), S("7"), 40);
+    h.finish();
+}
+
+}  // TEST_SUITE
