@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <kstreams/dsl.hpp>
 #include <kstreams/timestamp_extractors.hpp>
@@ -109,6 +110,80 @@ struct last_by_letter : processor<str, str, str, str> {
 i64 at_time(const ostr&, const ostr& v, i64 partition_time) {
     if (!v) return partition_time;
     return std::stoll(v->substr(v->find('@') + 1));
+}
+
+/// Writes each record into four logged stores: "kv" (cached; value "del" deletes), "ts"
+/// (timestamped, at timestamp + 1), "win" (window of start timestamp - timestamp % 10) and "sess"
+/// (cached; session [timestamp, timestamp + 5]); a stream-time punctuation every 20 ms puts
+/// "punct" -> "@time" into "kv". Forwards "ok".
+struct store_writer : processor<str, str, str, str> {
+    key_value_store<str, str>* kv = nullptr;
+    timestamped_key_value_store<str, str>* ts = nullptr;
+    window_store<str, str>* win = nullptr;
+    session_store<str, str>* sess = nullptr;
+    void init(context_type& ctx) override {
+        processor::init(ctx);
+        kv = &ctx.get_state_store<key_value_store<str, str>>("kv");
+        ts = &ctx.get_state_store<timestamped_key_value_store<str, str>>("ts");
+        win = &ctx.get_state_store<window_store<str, str>>("win");
+        sess = &ctx.get_state_store<session_store<str, str>>("sess");
+        ctx.schedule(20ms, punctuation_type::stream_time, [this](i64 t) { kv->put("punct", "@" + std::to_string(t)); });
+    }
+    void process(const record<str, str>& r) override {
+        if (r.value == "del") kv->remove(r.key);
+        else kv->put(r.key, r.value);
+        ts->put(r.key, value_and_timestamp<str>{r.value, r.timestamp + 1});
+        win->put(r.key, r.value, r.timestamp - r.timestamp % 10);
+        sess->put(windowed<str>{r.key, {r.timestamp, r.timestamp + 5}}, r.value);
+        context().forward(r.with_value(str("ok")));
+    }
+};
+
+/// Forwards the value with the record's topic and offset and its timestamp.
+struct where : processor<str, str, str, str> {
+    void process(const record<str, str>& r) override {
+        const auto m = context().metadata();
+        context().forward(r.with_value(r.value + "|" + (m ? str(m->topic) + "@" + std::to_string(m->offset) : str("none")) + "|" +
+                                       std::to_string(r.timestamp)));
+    }
+};
+
+/// Wall-clock punctuations every 10 and 33 ms forward "w10@time" / "w33@time"; records forward
+/// their value with the wall-clock time.
+struct wall_ticker : processor<str, str, str, str> {
+    void init(context_type& ctx) override {
+        processor::init(ctx);
+        ctx.schedule(10ms, punctuation_type::wall_clock_time,
+                     [this](i64 t) { context().forward(record<str, str>{"w10", "@" + std::to_string(t), t}); });
+        ctx.schedule(33ms, punctuation_type::wall_clock_time,
+                     [this](i64 t) { context().forward(record<str, str>{"w33", "@" + std::to_string(t), t}); });
+    }
+    void process(const record<str, str>& r) override {
+        context().forward(r.with_value(r.value + "@" + std::to_string(context().current_system_time_ms())));
+    }
+};
+
+/// Counts values per key in the connected store "seen" and appends the count.
+struct seen_counter : fixed_key_processor<str, str, str> {
+    key_value_store<str, i64>* seen = nullptr;
+    void init(context_type& ctx) override {
+        processor::init(ctx);
+        seen = &ctx.get_state_store<key_value_store<str, i64>>("seen");
+    }
+    void process(const record<str, str>& r) override {
+        const i64 c = seen->get(r.key).value_or(0) + 1;
+        seen->put(r.key, c);
+        context().forward(r.with_value(r.value + "#" + std::to_string(c)));
+    }
+};
+
+std::vector<str> side_effects;
+
+/// Pipes a record, then prints the side effects it caused (peek / foreach), as "! " lines.
+void pipe_logged(harness& h, const str& topic, const datum& key, const datum& value, i64 ts) {
+    h.pipe(topic, key, value, ts);
+    for (const auto& l : side_effects) h.line("! " + l);
+    side_effects.clear();
 }
 
 }  // namespace
@@ -428,6 +503,169 @@ TEST_CASE("session_views_suppressed") {
     h.pipe("in", S("a"), S("5"), 20);
     h.pipe("in", S("b"), S("6"), 30);
     h.pipe("in", S("a"), S("7"), 40);
+    h.finish();
+}
+
+TEST_CASE("papi_store_changelogs") {
+    streams_builder b;
+    b.add_state_store(stores::key_value_store_builder<str, str>(stores::in_memory_key_value_store("kv")).with_caching_enabled());
+    b.add_state_store(stores::timestamped_key_value_store_builder<str, str>(stores::persistent_timestamped_key_value_store("ts")));
+    b.add_state_store(stores::window_store_builder<str, str>(stores::in_memory_window_store("win", 50ms, 10ms, false)));
+    b.add_state_store(stores::session_store_builder<str, str>(stores::in_memory_session_store("sess", 50ms)).with_caching_enabled());
+    b.stream<str, str>("in").process([] { return std::make_unique<store_writer>(); }, {"kv", "ts", "win", "sess"}).to("out");
+    harness h("papi_store_changelogs", b.build());
+    h.input("in", s, s).output("out", s, s).output("conformance-kv-changelog", s, s).output("conformance-ts-changelog", s, s);
+    h.output("conformance-win-changelog", type::x, s).output("conformance-sess-changelog", type::x, s);
+    h.pipe("in", S("a"), S("1"), 3, {"h=1"});
+    h.pipe("in", S("b"), S("2"), 12);
+    h.pipe("in", S("a"), S("3"), 14, {"h=3", "g=x"});
+    h.pipe("in", S("a"), S("del"), 25, {"h=del"});
+    h.pipe("in", S("b"), S("5"), 41);
+    h.finish();
+}
+
+TEST_CASE("dsl_store_changelogs") {
+    streams_builder b;
+    b.table<str, str>("tin", materialized<>::as("tstore")).to_stream().to("out-table");
+    auto g = b.stream<str, str>("in").group_by_key();
+    g.count(materialized<>::as("cnt")).to_stream().to("out-count");
+    g.windowed_by(time_windows::of_size_with_no_grace(10ms)).reduce(concat, materialized<>::as("wred").with_caching_disabled());
+    g.windowed_by(session_windows::of_inactivity_gap_with_no_grace(5ms)).count(materialized<>::as("scnt"));
+    g.windowed_by(sliding_windows::of_time_difference_with_no_grace(4ms)).count(materialized<>::as("slcnt").with_caching_disabled());
+    harness h("dsl_store_changelogs", b.build());
+    h.input("tin", s, s).input("in", s, s).output("out-table", s, s).output("out-count", s, l);
+    h.output("conformance-tstore-changelog", s, s).output("conformance-cnt-changelog", s, l);
+    h.output("conformance-wred-changelog", type::x, s).output("conformance-scnt-changelog", type::x, l);
+    h.output("conformance-slcnt-changelog", type::x, l);
+    h.pipe("tin", S("t"), S("1"), 5, {"h=t1"});
+    h.pipe("tin", S("t"), null, 6, {"h=t2"});
+    h.pipe("in", S("a"), S("x"), 1, {"h=1"});
+    h.pipe("in", S("a"), S("y"), 7, {"h=2"});
+    h.pipe("in", S("a"), S("z"), 4);
+    h.pipe("in", S("b"), S("w"), 12, {"h=4"});
+    h.finish();
+}
+
+TEST_CASE("duplicate_sources_merged") {
+    streams_builder b;
+    b.stream<str, str>("in", consumed<>{}.with_name("first")).map_values([](const str& v) { return v + "1"; }).to("out1");
+    b.stream<str, str>("in", consumed<>{}.with_name("second").with_timestamp_extractor([](const detail::raw_record&, i64) -> i64 { return 42; }))
+        .process([] { return std::make_unique<where>(); })
+        .to("out2");
+    b.stream<str, str>("in").select_key([](const str& v) { return v; }).group_by_key().count().to_stream().to("out-count");
+    b.stream_pattern<str, str>("p-.*").to("out-p");
+    b.stream_pattern<str, str>("p-.*", consumed<>{}.with_name("p2")).process([] { return std::make_unique<where>(); }).to("out-p2");
+    harness h("duplicate_sources_merged", b.build());
+    h.input("in", s, s).input("p-a", s, s).output("out1", s, s).output("out2", s, s).output("out-count", s, l);
+    h.output("out-p", s, s).output("out-p2", s, s);
+    h.pipe("in", S("k1"), S("v"), 5);
+    h.pipe("in", S("k2"), S("w"), 3);
+    h.pipe("p-a", S("k3"), S("v"), 7);
+    h.pipe("in", S("k3"), S("v"), 9);
+    h.finish();
+}
+
+TEST_CASE("wall_clock_punctuations_catch_up") {
+    streams_builder b;
+    b.stream<str, str>("in").process([] { return std::make_unique<wall_ticker>(); }, named::as("wall")).to("out");
+    harness h("wall_clock_punctuations_catch_up", b.build());
+    h.input("in", s, s).output("out", s, s);
+    h.advance_wall_clock(5);
+    h.advance_wall_clock(5);
+    h.pipe("in", S("a"), S("1"), 1);
+    h.advance_wall_clock(25);
+    h.advance_wall_clock(100);
+    h.pipe("in", S("a"), S("2"), 2);
+    h.advance_wall_clock(3);
+    h.advance_wall_clock(2);
+    h.advance_wall_clock(30);
+    h.pipe("in", S("a"), S("3"), 3);
+    h.finish();
+}
+
+TEST_CASE("peek_foreach_side_effect_order") {
+    using stream = kstream<str, str>;
+    streams_builder b;
+    auto st = b.stream<str, str>("in").peek([](const str& k, const str& v) { side_effects.push_back("peek1 " + k + "=" + v); });
+    st.foreach([](const str& k, const str& v) { side_effects.push_back("each1 " + k + "=" + v); });
+    st.select_key([](const str& v) { return v; })
+        .repartition(repartitioned<>::as("rp"))
+        .peek([](const str& k, const str& v) { side_effects.push_back("peek-rp " + k + "=" + v); })
+        .group_by_key()
+        .count()
+        .to_stream()
+        .foreach([](const str& k, i64 v) { side_effects.push_back("count " + k + "=" + std::to_string(v)); });
+    st.split()
+        .branch([](const str& v) { return v.starts_with("a"); },
+                branched::with_consumer([](stream ks) { ks.foreach([](const str& k, const str&) { side_effects.push_back("branch-a " + k); }); }))
+        .default_branch(branched::with_consumer([](stream ks) {
+            ks.peek([](const str& k, const str&) { side_effects.push_back("branch-other " + k); }).to("out");
+        }));
+    st.foreach([](const str& k, const str&) { side_effects.push_back("each2 " + k); });
+    harness h("peek_foreach_side_effect_order", b.build());
+    h.input("in", s, s).output("out", s, s);
+    pipe_logged(h, "in", S("k1"), S("a"), 1);
+    pipe_logged(h, "in", S("k2"), S("b"), 2);
+    pipe_logged(h, "in", S("k3"), S("a"), 3);
+    h.finish();
+}
+
+TEST_CASE("join_results_windowed") {
+    streams_builder b;
+    auto lt = b.stream<str, str>("left");
+    auto rt = b.stream<str, str>("right");
+    const auto w = join_windows::of_time_difference_and_grace(3ms, 2ms);
+    const auto comma = [](const str& x, const str& y) { return x + "," + y; };
+    show_to(lt.join(rt, concat, w).group_by_key().windowed_by(time_windows::of_size_with_no_grace(10ms)).reduce(comma), "out-inner");
+    show_to(lt.left_join(rt, [](const str& x, const ostr& y) { return x + "+" + show(y); }, w)
+                .group_by_key()
+                .windowed_by(time_windows::of_size_with_no_grace(10ms))
+                .reduce(comma),
+            "out-left");
+    harness h("join_results_windowed", b.build());
+    h.input("left", s, s).input("right", s, s).output("out-inner", s, s).output("out-left", s, s);
+    h.pipe("left", S("k"), S("L1"), 1);
+    h.pipe("right", S("k"), S("R3"), 3);
+    h.pipe("left", S("k"), S("L8"), 8);
+    h.pipe("right", S("k"), S("R11"), 11);
+    h.pipe("left", S("j"), S("J12"), 12);
+    h.pipe("right", S("k"), S("R20"), 20);
+    h.pipe("left", S("k"), S("L30"), 30);
+    h.pipe("right", S("k"), S("R31"), 31);
+    h.pipe("left", S("k"), S("L45"), 45);
+    h.dropped();
+    h.finish();
+}
+
+TEST_CASE("process_values_store_then_join") {
+    streams_builder b;
+    b.add_state_store(stores::key_value_store_builder<str, i64>(stores::in_memory_key_value_store("seen")));
+    auto p = b.stream<str, str>("in").process_values([] { return std::make_unique<seen_counter>(); }, named::as("seen-counter"), {"seen"});
+    p.join(b.table<str, str>("table"), [](const str& x, const str& y) { return x + "/" + y; }).to("out-join");
+    p.group_by_key().count().to_stream().to("out-count");
+    harness h("process_values_store_then_join", b.build());
+    h.input("in", s, s).input("table", s, s).output("out-join", s, s).output("out-count", s, l);
+    h.pipe("table", S("a"), S("TA"), 1);
+    h.pipe("in", S("a"), S("x"), 2);
+    h.pipe("in", S("b"), S("y"), 3);
+    h.pipe("in", S("a"), S("z"), 4);
+    h.pipe("table", S("b"), S("TB"), 5);
+    h.pipe("in", S("b"), S("w"), 6);
+    h.finish();
+}
+
+TEST_CASE("repartition_shared_consumers") {
+    streams_builder b;
+    auto rp = b.stream<str, str>("in").select_key([](const str& v) { return v.substr(0, 1); }).repartition(repartitioned<>::as("rp"));
+    rp.group_by_key().count().to_stream().to("out-count");
+    rp.left_join(b.table<str, str>("table"), [](const str& x, const ostr& y) { return x + "/" + show(y); }).to("out-join");
+    rp.process([] { return std::make_unique<where>(); }).to("out-where");
+    harness h("repartition_shared_consumers", b.build());
+    h.input("in", s, s).input("table", s, s).output("out-count", s, l).output("out-join", s, s).output("out-where", s, s);
+    h.pipe("table", S("a"), S("TA"), 1);
+    h.pipe("in", S("k1"), S("a1"), 2);
+    h.pipe("in", S("k2"), S("b2"), 3);
+    h.pipe("in", S("k3"), S("a3"), 1);
     h.finish();
 }
 

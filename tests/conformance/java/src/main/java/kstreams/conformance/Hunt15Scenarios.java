@@ -35,13 +35,18 @@ import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.WindowedSerdes;
 import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.kstream.SessionWindowedKStream;
+import org.apache.kafka.streams.kstream.internals.SessionWindow;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.SessionStore;
+import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
@@ -141,6 +146,83 @@ final class Hunt15Scenarios {
             long ts = prev == null ? r.timestamp() : prev.timestamp();
             ctx.forward(new Record<>(k, (prev == null ? "none" : prev.value()) + ">" + r.value(), ts));
         }
+    }
+
+    /** Writes each record into four logged stores: "kv" (cached; value "del" deletes), "ts"
+     * (timestamped, at timestamp + 1), "win" (window of start timestamp - timestamp % 10) and
+     * "sess" (cached; session [timestamp, timestamp + 5]); a stream-time punctuation every 20 ms
+     * puts "punct" -> "@time" into "kv". Forwards "ok". */
+    static final class StoreWriter implements Processor<String, String, String, String> {
+        private ProcessorContext<String, String> ctx;
+        private KeyValueStore<String, String> kv;
+        private TimestampedKeyValueStore<String, String> ts;
+        private WindowStore<String, String> win;
+        private SessionStore<String, String> sess;
+        @Override public void init(ProcessorContext<String, String> c) {
+            ctx = c;
+            kv = ctx.getStateStore("kv");
+            ts = ctx.getStateStore("ts");
+            win = ctx.getStateStore("win");
+            sess = ctx.getStateStore("sess");
+            ctx.schedule(Duration.ofMillis(20), PunctuationType.STREAM_TIME, t -> kv.put("punct", "@" + t));
+        }
+        @Override public void process(Record<String, String> r) {
+            if (r.value().equals("del")) kv.delete(r.key());
+            else kv.put(r.key(), r.value());
+            ts.put(r.key(), ValueAndTimestamp.make(r.value(), r.timestamp() + 1));
+            win.put(r.key(), r.value(), r.timestamp() - r.timestamp() % 10);
+            sess.put(new Windowed<>(r.key(), new SessionWindow(r.timestamp(), r.timestamp() + 5)), r.value());
+            ctx.forward(r.withValue("ok"));
+        }
+    }
+
+    /** Forwards the value with the record's topic and offset and its timestamp. */
+    static final class Where implements Processor<String, String, String, String> {
+        private ProcessorContext<String, String> ctx;
+        @Override public void init(ProcessorContext<String, String> c) { ctx = c; }
+        @Override public void process(Record<String, String> r) {
+            RecordMetadata m = ctx.recordMetadata().orElse(null);
+            ctx.forward(r.withValue(r.value() + "|" + (m == null ? "none" : m.topic() + "@" + m.offset()) + "|" + r.timestamp()));
+        }
+    }
+
+    /** Wall-clock punctuations every 10 and 33 ms forward "w10@time" / "w33@time"; records
+     * forward their value with the wall-clock time. */
+    static final class WallTicker implements Processor<String, String, String, String> {
+        private ProcessorContext<String, String> ctx;
+        @Override public void init(ProcessorContext<String, String> c) {
+            ctx = c;
+            ctx.schedule(Duration.ofMillis(10), PunctuationType.WALL_CLOCK_TIME, t -> ctx.forward(new Record<>("w10", "@" + t, t)));
+            ctx.schedule(Duration.ofMillis(33), PunctuationType.WALL_CLOCK_TIME, t -> ctx.forward(new Record<>("w33", "@" + t, t)));
+        }
+        @Override public void process(Record<String, String> r) {
+            ctx.forward(r.withValue(r.value() + "@" + ctx.currentSystemTimeMs()));
+        }
+    }
+
+    /** Counts values per key in the connected store "seen" and appends the count. */
+    static final class SeenCounter implements FixedKeyProcessor<String, String, String> {
+        private FixedKeyProcessorContext<String, String> ctx;
+        private KeyValueStore<String, Long> seen;
+        @Override public void init(FixedKeyProcessorContext<String, String> c) {
+            ctx = c;
+            seen = ctx.getStateStore("seen");
+        }
+        @Override public void process(FixedKeyRecord<String, String> r) {
+            Long n = seen.get(r.key());
+            long c = n == null ? 1 : n + 1;
+            seen.put(r.key(), c);
+            ctx.forward(r.withValue(r.value() + "#" + c));
+        }
+    }
+
+    static final List<String> LOG = new ArrayList<>();
+
+    /** Pipes a record, then prints the side effects it caused (peek / foreach), as "! " lines. */
+    static void pipeLogged(Harness h, String topic, String key, String value, long ts) {
+        h.pipe(topic, key, value, ts);
+        for (String l : LOG) h.line("! " + l);
+        LOG.clear();
     }
 
     static void register(Map<String, Main.Scenario> scenarios) {
@@ -476,6 +558,170 @@ final class Hunt15Scenarios {
             h.pipe("in", "a", "5", 20);
             h.pipe("in", "b", "6", 30);
             h.pipe("in", "a", "7", 40);
+            h.finish();
+        });
+        // The changelogs of a processor's stores: key-value (cached), timestamped, window and
+        // session (cached), written by records with headers and by a punctuation.
+        scenarios.put("papi_store_changelogs", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            b.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("kv"), Serdes.String(), Serdes.String()).withCachingEnabled());
+            b.addStateStore(Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore("ts"), Serdes.String(), Serdes.String()));
+            b.addStateStore(Stores.windowStoreBuilder(Stores.inMemoryWindowStore("win", Duration.ofMillis(50), Duration.ofMillis(10), false),
+                                                      Serdes.String(), Serdes.String()));
+            b.addStateStore(Stores.sessionStoreBuilder(Stores.inMemorySessionStore("sess", Duration.ofMillis(50)), Serdes.String(), Serdes.String())
+                                .withCachingEnabled());
+            b.stream("in", SS).process(StoreWriter::new, "kv", "ts", "win", "sess").to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out", S, S)
+                .output("conformance-kv-changelog", S, S).output("conformance-ts-changelog", S, S)
+                .output("conformance-win-changelog", X, S).output("conformance-sess-changelog", X, S);
+            h.pipe("in", "a", "1", 3, "h=1");
+            h.pipe("in", "b", "2", 12);
+            h.pipe("in", "a", "3", 14, "h=3", "g=x");
+            h.pipe("in", "a", "del", 25, "h=del");
+            h.pipe("in", "b", "5", 41);
+            h.finish();
+        });
+
+        // The changelogs of DSL stores: a table source, a count, a windowed reduce, a session
+        // count (merges delete), a sliding count; inputs with headers.
+        scenarios.put("dsl_store_changelogs", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            b.table("tin", SS, Materialized.as("tstore")).toStream().to("out-table", PSS);
+            KGroupedStream<String, String> g = b.stream("in", SS).groupByKey();
+            g.count(Materialized.as("cnt")).toStream().to("out-count", PSL);
+            g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10)))
+                .reduce((x, y) -> x + "+" + y, Materialized.<String, String, WindowStore<Bytes, byte[]>>as("wred").withCachingDisabled());
+            g.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(5))).count(Materialized.as("scnt"));
+            g.windowedBy(SlidingWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(4)))
+                .count(Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("slcnt").withCachingDisabled());
+            Harness h = new Harness(b.build(), out).input("tin", S, S).input("in", S, S)
+                .output("out-table", S, S).output("out-count", S, L)
+                .output("conformance-tstore-changelog", S, S).output("conformance-cnt-changelog", S, L)
+                .output("conformance-wred-changelog", X, S).output("conformance-scnt-changelog", X, L)
+                .output("conformance-slcnt-changelog", X, L);
+            h.pipe("tin", "t", "1", 5, "h=t1");
+            h.pipe("tin", "t", null, 6, "h=t2");
+            h.pipe("in", "a", "x", 1, "h=1");
+            h.pipe("in", "a", "y", 7, "h=2");
+            h.pipe("in", "a", "z", 4);
+            h.pipe("in", "b", "w", 12, "h=4");
+            h.finish();
+        });
+
+        // stream("in") three times: one source (the first's name and extractor); a process()
+        // shows the timestamps and offsets it reads.
+        scenarios.put("duplicate_sources_merged", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            b.stream("in", Consumed.with(Serdes.String(), Serdes.String()).withName("first")).mapValues(v -> v + "1").to("out1", PSS);
+            b.stream("in", Consumed.with(Serdes.String(), Serdes.String()).withName("second").withTimestampExtractor((r, p) -> 42L))
+                .process(Where::new).to("out2", PSS);
+            b.stream("in", SS).selectKey((k, v) -> v).groupByKey().count().toStream().to("out-count", PSL);
+            b.stream(Pattern.compile("p-.*"), SS).to("out-p", PSS);
+            b.stream(Pattern.compile("p-.*"), Consumed.with(Serdes.String(), Serdes.String()).withName("p2")).process(Where::new).to("out-p2", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("p-a", S, S)
+                .output("out1", S, S).output("out2", S, S).output("out-count", S, L).output("out-p", S, S).output("out-p2", S, S);
+            h.pipe("in", "k1", "v", 5);
+            h.pipe("in", "k2", "w", 3);
+            h.pipe("p-a", "k3", "v", 7);
+            h.pipe("in", "k3", "v", 9);
+            h.finish();
+        });
+
+        // Wall-clock punctuations of 10 and 33 ms over advances of several intervals: each fires
+        // once per advance, in the order of their due times, with the wall-clock time.
+        scenarios.put("wall_clock_punctuations_catch_up", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            b.stream("in", SS).process(WallTicker::new, Named.as("wall")).to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out", S, S);
+            h.advanceWallClock(5);
+            h.advanceWallClock(5);
+            h.pipe("in", "a", "1", 1);
+            h.advanceWallClock(25);
+            h.advanceWallClock(100);
+            h.pipe("in", "a", "2", 2);
+            h.advanceWallClock(3);
+            h.advanceWallClock(2);
+            h.advanceWallClock(30);
+            h.pipe("in", "a", "3", 3);
+            h.finish();
+        });
+
+        // peek and foreach side effects in order, before and after a repartition and in split
+        // branches.
+        scenarios.put("peek_foreach_side_effect_order", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("in", SS).peek((k, v) -> LOG.add("peek1 " + k + "=" + v));
+            s.foreach((k, v) -> LOG.add("each1 " + k + "=" + v));
+            s.selectKey((k, v) -> v).repartition(org.apache.kafka.streams.kstream.Repartitioned.as("rp"))
+                .peek((k, v) -> LOG.add("peek-rp " + k + "=" + v)).groupByKey().count().toStream()
+                .foreach((k, v) -> LOG.add("count " + k + "=" + v));
+            s.split().branch((k, v) -> v.startsWith("a"), org.apache.kafka.streams.kstream.Branched.withConsumer(ks -> ks.foreach((k, v) -> LOG.add("branch-a " + k))))
+                .defaultBranch(org.apache.kafka.streams.kstream.Branched.withConsumer(ks -> ks.peek((k, v) -> LOG.add("branch-other " + k)).to("out", PSS)));
+            s.foreach((k, v) -> LOG.add("each2 " + k));
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out", S, S);
+            pipeLogged(h, "in", "k1", "a", 1);
+            pipeLogged(h, "in", "k2", "b", 2);
+            pipeLogged(h, "in", "k3", "a", 3);
+            h.finish();
+        });
+
+        // A stream-stream join's results (timestamps the larger of the two) counted in tumbling
+        // windows; left-join results emitted at window close counted too.
+        scenarios.put("join_results_windowed", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> l = b.stream("left", SS);
+            KStream<String, String> r = b.stream("right", SS);
+            JoinWindows w = JoinWindows.ofTimeDifferenceAndGrace(Duration.ofMillis(3), Duration.ofMillis(2));
+            showTo(l.join(r, (x, y) -> x + "+" + y, w).groupByKey().windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10)))
+                       .reduce((x, y) -> x + "," + y), "out-inner", PSS);
+            showTo(l.leftJoin(r, (x, y) -> x + "+" + show(y), w).groupByKey().windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10)))
+                       .reduce((x, y) -> x + "," + y), "out-left", PSS);
+            Harness h = new Harness(b.build(), out).input("left", S, S).input("right", S, S).output("out-inner", S, S).output("out-left", S, S);
+            h.pipe("left", "k", "L1", 1);
+            h.pipe("right", "k", "R3", 3);
+            h.pipe("left", "k", "L8", 8);
+            h.pipe("right", "k", "R11", 11);
+            h.pipe("left", "j", "J12", 12);
+            h.pipe("right", "k", "R20", 20);
+            h.pipe("left", "k", "L30", 30);
+            h.pipe("right", "k", "R31", 31);
+            h.pipe("left", "k", "L45", 45);
+            h.dropped();
+            h.finish();
+        });
+
+        // process_values with a store keeps the key: a table join and a count need no
+        // repartition.
+        scenarios.put("process_values_store_then_join", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            b.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("seen"), Serdes.String(), Serdes.Long()));
+            KStream<String, String> p = b.stream("in", SS).processValues(SeenCounter::new, Named.as("seen-counter"), "seen");
+            p.join(b.table("table", SS), (x, y) -> x + "/" + y).to("out-join", PSS);
+            p.groupByKey().count().toStream().to("out-count", PSL);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("table", S, S).output("out-join", S, S).output("out-count", S, L);
+            h.pipe("table", "a", "TA", 1);
+            h.pipe("in", "a", "x", 2);
+            h.pipe("in", "b", "y", 3);
+            h.pipe("in", "a", "z", 4);
+            h.pipe("table", "b", "TB", 5);
+            h.pipe("in", "b", "w", 6);
+            h.finish();
+        });
+
+        // One named repartition read by a count, a table join and a processor.
+        scenarios.put("repartition_shared_consumers", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> rp = b.stream("in", SS).selectKey((k, v) -> v.substring(0, 1))
+                .repartition(org.apache.kafka.streams.kstream.Repartitioned.as("rp"));
+            rp.groupByKey().count().toStream().to("out-count", PSL);
+            rp.leftJoin(b.table("table", SS), (x, y) -> x + "/" + show(y)).to("out-join", PSS);
+            rp.process(Where::new).to("out-where", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("table", S, S)
+                .output("out-count", S, L).output("out-join", S, S).output("out-where", S, S);
+            h.pipe("table", "a", "TA", 1);
+            h.pipe("in", "k1", "a1", 2);
+            h.pipe("in", "k2", "b2", 3);
+            h.pipe("in", "k3", "a3", 1);
             h.finish();
         });
     }
