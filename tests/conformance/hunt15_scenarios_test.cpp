@@ -186,6 +186,56 @@ void pipe_logged(harness& h, const str& topic, const datum& key, const datum& va
     side_effects.clear();
 }
 
+str show_key(const windowed<str>& w) { return show(w); }
+str show_key(i64 t) { return std::to_string(t); }
+str show_value(i64 v) { return std::to_string(v); }
+template <class V>
+str show_value(const value_and_timestamp<V>& v) {
+    return show_value(v.value) + "@" + std::to_string(v.timestamp);
+}
+
+/// "key=value " per entry; windowed keys as key@start/end, timestamped values as value@ts.
+template <class It>
+str entries(It it) {
+    str out;
+    while (it.has_next()) {
+        const auto kv = it.next();
+        out += show_key(kv.key) + "=" + show_value(kv.value) + " ";
+    }
+    return out;
+}
+
+/// Forwards its record untouched (a processor for shaping topologies).
+struct pass : processor<str, str, str, str> {
+    void process(const record<str, str>& r) override { context().forward(r); }
+};
+
+/// A global store's update processor: keeps the value.
+struct keep_global : processor<str, str, str, str> {
+    key_value_store<str, str>* store = nullptr;
+    void init(context_type& ctx) override {
+        processor::init(ctx);
+        store = &ctx.get_state_store<key_value_store<str, str>>("glob");
+    }
+    void process(const record<str, str>& r) override { store->put(r.key, r.value); }
+};
+
+/// Reads the DSL's windowed count "wcnt" and session count "scnt" for the value as key.
+struct window_reader : processor<str, str, str, str> {
+    window_store<str, value_and_timestamp<i64>>* wcnt = nullptr;
+    session_store<str, i64>* scnt = nullptr;
+    void init(context_type& ctx) override {
+        processor::init(ctx);
+        wcnt = &ctx.get_state_store<window_store<str, value_and_timestamp<i64>>>("wcnt");
+        scnt = &ctx.get_state_store<session_store<str, i64>>("scnt");
+    }
+    void process(const record<str, str>& r) override {
+        context().forward(r.with_value(entries(wcnt->fetch(r.value, 0, r.timestamp)) + "| " + entries(wcnt->backward_fetch_all(0, 100)) +
+                                       "| " + entries(scnt->fetch(r.value))));
+    }
+};
+
+
 }  // namespace
 
 TEST_SUITE("conformance") {
@@ -666,6 +716,44 @@ TEST_CASE("repartition_shared_consumers") {
     h.pipe("in", S("k1"), S("a1"), 2);
     h.pipe("in", S("k2"), S("b2"), 3);
     h.pipe("in", S("k3"), S("a3"), 1);
+    h.finish();
+}
+
+TEST_CASE("describe_many_stores_and_global") {
+    topology t;
+    t.add_source<str, str>("src", {"in"});
+    t.add_processor("proc", [] { return std::make_unique<pass>(); }, {"src"});
+    t.add_processor("proc2", [] { return std::make_unique<pass>(); }, {"proc"});
+    for (const char* n : {"zeta", "alpha", "mid", "aa", "b1"})
+        t.add_state_store(stores::key_value_store_builder<str, str>(stores::in_memory_key_value_store(n)), {"proc"});
+    t.add_state_store(stores::key_value_store_builder<str, str>(stores::in_memory_key_value_store("other")), {"proc2"});
+    t.connect_processor_and_state_stores("proc2", {"alpha"});
+    auto glob = stores::key_value_store_builder<str, str>(stores::in_memory_key_value_store("glob"));
+    glob.with_logging_disabled();
+    t.add_global_store<str, str>(std::move(glob), "gsrc", "g", "gproc", [] { return std::make_unique<keep_global>(); });
+    t.add_sink<str, str>("sink", "out", {"proc2"});
+    harness h("describe_many_stores_and_global", std::move(t));
+    h.input("in", s, s).input("g", s, s).output("out", s, s);
+    h.pipe("g", S("x"), S("G"), 1);
+    h.pipe("in", S("a"), S("1"), 2);
+    h.finish();
+}
+
+TEST_CASE("papi_reads_dsl_window_stores") {
+    streams_builder b;
+    auto g = b.stream<str, str>("in").group_by_key();
+    g.windowed_by(time_windows::of_size_with_no_grace(10ms)).count(materialized<>::as("wcnt"));
+    g.windowed_by(session_windows::of_inactivity_gap_with_no_grace(5ms)).count(materialized<>::as("scnt"));
+    b.stream<str, str>("q").process([] { return std::make_unique<window_reader>(); }, {"wcnt", "scnt"}).to("out");
+    harness h("papi_reads_dsl_window_stores", b.build());
+    h.input("in", s, s).input("q", s, s).output("out", s, s);
+    h.pipe("in", S("a"), S("1"), 1);
+    h.pipe("in", S("a"), S("2"), 4);
+    h.pipe("in", S("b"), S("3"), 12);
+    h.pipe("q", S("q1"), S("a"), 13);
+    h.pipe("in", S("a"), S("4"), 15);
+    h.pipe("q", S("q2"), S("a"), 30);
+    h.pipe("q", S("q3"), S("b"), 31);
     h.finish();
 }
 

@@ -225,6 +225,63 @@ final class Hunt15Scenarios {
         LOG.clear();
     }
 
+    static String showKey(Object k) {
+        if (!(k instanceof Windowed)) return show(k);
+        Windowed<?> w = (Windowed<?>) k;
+        return w.key() + "@" + w.window().start() + "/" + w.window().end();
+    }
+
+    static String showValue(Object v) {
+        if (v instanceof ValueAndTimestamp) {
+            ValueAndTimestamp<?> vt = (ValueAndTimestamp<?>) v;
+            return vt.value() + "@" + vt.timestamp();
+        }
+        return show(v);
+    }
+
+    /** "key=value " per entry; windowed keys as key@start/end, timestamped values as value@ts. */
+    static String entries(org.apache.kafka.streams.state.KeyValueIterator<?, ?> it) {
+        StringBuilder sb = new StringBuilder();
+        while (it.hasNext()) {
+            KeyValue<?, ?> kv = it.next();
+            sb.append(showKey(kv.key)).append('=').append(showValue(kv.value)).append(' ');
+        }
+        it.close();
+        return sb.toString();
+    }
+
+    static java.time.Instant at(long ms) { return java.time.Instant.ofEpochMilli(ms); }
+
+    /** Forwards its record untouched (a processor for shaping topologies). */
+    static final class Pass implements Processor<String, String, String, String> {
+        private ProcessorContext<String, String> ctx;
+        @Override public void init(ProcessorContext<String, String> c) { ctx = c; }
+        @Override public void process(Record<String, String> r) { ctx.forward(r); }
+    }
+
+    /** A global store's update processor: keeps the value. */
+    static final class KeepGlobal implements Processor<String, String, Void, Void> {
+        private KeyValueStore<String, String> store;
+        @Override public void init(ProcessorContext<Void, Void> ctx) { store = ctx.getStateStore("glob"); }
+        @Override public void process(Record<String, String> r) { store.put(r.key(), r.value()); }
+    }
+
+    /** Reads the DSL's windowed count "wcnt" and session count "scnt" for the value as key. */
+    static final class WindowReader implements Processor<String, String, String, String> {
+        private ProcessorContext<String, String> ctx;
+        private org.apache.kafka.streams.state.TimestampedWindowStore<String, Long> wcnt;
+        private SessionStore<String, Long> scnt;
+        @Override public void init(ProcessorContext<String, String> c) {
+            ctx = c;
+            wcnt = ctx.getStateStore("wcnt");
+            scnt = ctx.getStateStore("scnt");
+        }
+        @Override public void process(Record<String, String> r) {
+            ctx.forward(r.withValue(entries(wcnt.fetch(r.value(), at(0), at(r.timestamp()))) + "| "
+                                    + entries(wcnt.backwardFetchAll(at(0), at(100))) + "| " + entries(scnt.fetch(r.value()))));
+        }
+    }
+
     static void register(Map<String, Main.Scenario> scenarios) {
         // A processor forwarding to named DSL children (a filter, a map_values, a sink named by
         // Produced), or to all of them.
@@ -722,6 +779,43 @@ final class Hunt15Scenarios {
             h.pipe("in", "k1", "a1", 2);
             h.pipe("in", "k2", "b2", 3);
             h.pipe("in", "k3", "a3", 1);
+            h.finish();
+        });
+        // describe() of a processor with five stores (listed in Java's hash set order) and of a
+        // global store.
+        scenarios.put("describe_many_stores_and_global", out -> {
+            org.apache.kafka.streams.Topology t = new org.apache.kafka.streams.Topology();
+            t.addSource("src", Serdes.String().deserializer(), Serdes.String().deserializer(), "in");
+            t.addProcessor("proc", Pass::new, "src");
+            t.addProcessor("proc2", Pass::new, "proc");
+            for (String n : List.of("zeta", "alpha", "mid", "aa", "b1"))
+                t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(n), Serdes.String(), Serdes.String()), "proc");
+            t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("other"), Serdes.String(), Serdes.String()), "proc2");
+            t.connectProcessorAndStateStores("proc2", "alpha");
+            t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("glob"), Serdes.String(), Serdes.String()).withLoggingDisabled(),
+                             "gsrc", Serdes.String().deserializer(), Serdes.String().deserializer(), "g", "gproc", KeepGlobal::new);
+            t.addSink("sink", "out", Serdes.String().serializer(), Serdes.String().serializer(), "proc2");
+            Harness h = new Harness(t, out).input("in", S, S).input("g", S, S).output("out", S, S);
+            h.pipe("g", "x", "G", 1);
+            h.pipe("in", "a", "1", 2);
+            h.finish();
+        });
+
+        // A processor reading the DSL's timestamped window store and session store by name.
+        scenarios.put("papi_reads_dsl_window_stores", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", SS).groupByKey();
+            g.windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10))).count(Materialized.as("wcnt"));
+            g.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(5))).count(Materialized.as("scnt"));
+            b.stream("q", SS).process(WindowReader::new, "wcnt", "scnt").to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).input("q", S, S).output("out", S, S);
+            h.pipe("in", "a", "1", 1);
+            h.pipe("in", "a", "2", 4);
+            h.pipe("in", "b", "3", 12);
+            h.pipe("q", "q1", "a", 13);
+            h.pipe("in", "a", "4", 15);
+            h.pipe("q", "q2", "a", 30);
+            h.pipe("q", "q3", "b", 31);
             h.finish();
         });
     }
