@@ -33,7 +33,11 @@ struct lowered_graph {
     std::map<std::size_t, std::string> merged_topic_of;  ///< graph node whose repartition was merged -> the topic now
 };
 
-/// The graph as Kafka's: each repartition a node of its own.
+/// Per graph node, the earlier stream() source of the same topics (or pattern) it becomes one with
+/// (Kafka's mergeDuplicateSourceNodes); throws topology_error for overlapping but unequal topics,
+/// different offset reset policies, or other key/value types.
+std::vector<std::optional<std::size_t>> merged_sources(const std::vector<graph_node>& nodes);
+/// The graph as Kafka's: each repartition a node of its own, duplicate stream sources one.
 lowered_graph expand(const std::vector<graph_node>& nodes);
 /// merge.repartition.topics (Kafka's InternalStreamsBuilder.mergeRepartitionTopics).
 void merge_repartition_topics(const std::vector<graph_node>& nodes, lowered_graph& lg);

@@ -87,8 +87,13 @@ lowered_graph expand(const std::vector<graph_node>& nodes) {
         lg.nodes.push_back(std::move(n));
         return lg.nodes.size() - 1;
     };
+    const auto merged_into = merged_sources(nodes);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const graph_node& g = nodes[i];
+        if (merged_into[i]) {
+            node_of[i] = node_of[*merged_into[i]];
+            continue;
+        }
         std::vector<std::size_t> parents;
         for (std::size_t p : g.parents) parents.push_back(node_of[p]);
         if (g.repartition && g.kind == node_kind::source) {

@@ -224,8 +224,46 @@ TEST_CASE("building twice gives the same topology; a wiring mistake throws topol
     bad.stream<std::string, std::string>("in").filter([](const std::string&) { return true; }, named::as("dup")).to("out", produced<>{}.with_name("dup"));
     CHECK_THROWS_AS(bad.build(), topology_error);
 
-    streams_builder two_readers;
-    two_readers.stream<std::string, std::string>("in").to("out");
-    two_readers.stream<std::string, std::string>("in").to("out2");
-    CHECK_THROWS_AS(two_readers.build(), topology_error);
+    streams_builder stream_and_table;
+    stream_and_table.stream<std::string, std::string>("in").to("out");
+    stream_and_table.table<std::string, std::string>("in").to_stream().to("out2");
+    CHECK_THROWS_WITH_AS(stream_and_table.build(), doctest::Contains("Topic in has already been registered"), topology_error);
+}
+
+TEST_CASE("streams of the same topics are one source, as Kafka Streams merges duplicate source nodes") {
+    using str = std::string;
+    streams_builder b;
+    b.stream<str, str>("in").to("out");
+    b.stream<str, str>({"t1", "t2"}).to("out-t");
+    b.stream<str, str>("in", consumed<>{}.with_name("second")).map_values([](const str& v) { return v + "!"; }).to("out2");
+    b.stream<str, str>({"t2", "t1"}).to("out-t2");
+    b.stream_pattern<str, str>("p-.*").to("out-p");
+    b.stream_pattern<str, str>("p-.*").to("out-p2");
+    const topology t = b.build();
+    const auto sub = shape(t);
+    REQUIRE(sub.size() == 3);
+    // The second source of a topic (or pattern) is gone; its name's index stays used up.
+    CHECK(sub[0] == names_t{"KSTREAM-SOURCE-0000000000", "KSTREAM-SINK-0000000001", "KSTREAM-MAPVALUES-0000000005",
+                            "KSTREAM-SINK-0000000006"});
+    CHECK(sub[1] == names_t{"KSTREAM-SOURCE-0000000002", "KSTREAM-SINK-0000000003", "KSTREAM-SINK-0000000008"});
+    CHECK(sub[2] == names_t{"KSTREAM-SOURCE-0000000009", "KSTREAM-SINK-0000000010", "KSTREAM-SINK-0000000012"});
+
+    auto build_error = [](auto add_second) {
+        streams_builder bb;
+        bb.stream<str, str>({"a", "b"}, consumed<>{}.with_offset_reset_policy(offset_reset::earliest)).to("out");
+        add_second(bb);
+        try {
+            bb.build();
+        } catch (const topology_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK(build_error([](streams_builder& bb) { bb.stream<str, str>("a").to("o"); })
+              .find("overlapping but not equal input topics") != std::string::npos);
+    CHECK(build_error([](streams_builder& bb) { bb.stream<str, str>({"a", "b"}).to("o"); })
+              .find("different offset reset policies") != std::string::npos);
+    CHECK(build_error([](streams_builder& bb) {
+              bb.stream<str, std::int64_t>({"b", "a"}, consumed<>{}.with_offset_reset_policy(offset_reset::earliest)).to("o");
+          }).find("with other key or value types") != std::string::npos);
 }

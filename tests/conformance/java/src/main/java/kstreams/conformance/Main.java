@@ -359,6 +359,7 @@ public final class Main {
         JoinD12Scenarios.register(SCENARIOS);
         Lead13Scenarios.register(SCENARIOS);
         Hunt13Scenarios.register(SCENARIOS);
+        Hunt15Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
