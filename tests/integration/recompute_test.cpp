@@ -5,10 +5,10 @@
 // final count is exact; under exactly_once_v2 each final is written once, under at_least_once a
 // final written after the last commit may be written again (the test prints how many were). And a
 // second instance joining mid-stream takes a partition over by replaying it from the held commit.
-// No changelog topic is ever created. A scenario can also feed session windows (window_app's
-// "session": each key's records in bursts of 5, every other second, 200 ms apart, so each burst is
-// one session of 5); their crash and join cases are not in the suite yet: on the real broker they
-// lost finals (see the branch j14's report).
+// No changelog topic is ever created. The same over session windows (window_app's "session": each
+// key's records in bursts of 5, every other second, 200 ms apart, so each burst is one session of
+// 5): input 30 times faster than real time moves stream time seconds between the app's commits
+// and emissions and across minute segments of its store, where every session must still go out.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -201,4 +201,19 @@ TEST_CASE("recompute, exactly_once_v2: a second instance joins mid-stream and re
 
 TEST_CASE("recompute, at_least_once: a second instance joins mid-stream; every final is exact") {
     join_mid_stream("at_least_once");
+}
+
+TEST_CASE("recompute, exactly_once_v2, session windows: SIGKILLed 5 times at random moments, every session's final "
+          "is exact and written once") {
+    crash_and_restart("exactly_once_v2", true);
+}
+
+TEST_CASE("recompute, at_least_once, session windows: SIGKILLed 5 times at random moments, every session's final is "
+          "exact") {
+    crash_and_restart("at_least_once", true);
+}
+
+TEST_CASE("recompute, exactly_once_v2, session windows: a second instance joins mid-stream and rebuilds the open "
+          "sessions of the partition it takes; every final is exact and written once") {
+    join_mid_stream("exactly_once_v2", true);
 }
