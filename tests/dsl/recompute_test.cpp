@@ -528,43 +528,53 @@ TEST_CASE("session windows at real-world times, across a store's minute segments
 TEST_CASE("emitting on close, sessions closed while commits and the emit interval are seconds of stream time apart are "
           "all emitted, across the store's minute segments and a jump of stream time") {
     // As the real app sees it: input 30 times faster than the wall clock, a commit every 3 s of
-    // stream time (100 ms of wall-clock time), the 1 s emit interval. The in-memory store drops a
-    // minute segment once stream time is its retention past the minute: the sessions that closed
-    // in it must have gone out before. 4 keys, a burst of 5 records 200 ms apart every other
-    // second (one session of 5 each; gap 300 ms, no grace, the default retention), from 3 s before
-    // a minute for 3 minutes, then a record 62 s later closes the last bursts' sessions.
+    // stream time (100 ms of wall-clock time), the app's 1 s emit interval (and the driver's 0).
+    // The in-memory store drops a minute segment once its stream time is the retention past the
+    // minute: the sessions that closed in it must have gone out before, though no commit or
+    // emission came in between (and with emission at every record as in the driver, the write
+    // that drops the segment comes before the record's emission). 4 keys, a burst of 5 records
+    // 200 ms apart every other second (one session of 5 each; gap 300 ms, no grace, the default
+    // retention), from 3 s before a minute for 3 minutes, then a record 62 s later closes the
+    // last bursts' sessions.
     const std::int64_t base = 1796576160000 - 3000;
     const auto w = session_windows::of_inactivity_gap_with_no_grace(300ms);
     const topology t = session_count(materialized<>::as("counts").with_retention(300ms).with_recovery(recovery::recompute),
                                      true, w);
-    test::driver_config cfg;
-    cfg.commit_after_every_record = false;
-    test::topology_test_driver d(t, cfg);
-    auto in = d.create_input_topic<str, str>("in");
-    std::vector<str> expected;
-    for (int i = 0; i < 18000; ++i) {
-        const int key = i % 20;
-        if ((i / 100) % 2 == 0 && key < 4) in.pipe_input("k" + std::to_string(key), "x", base + 10LL * i);
-        if ((i / 100) % 2 == 0 && i % 100 < 4) {
-            const std::int64_t start = base + 10LL * i;
-            expected.push_back("k" + std::to_string(key) + "@" + std::to_string(start) + "/" + std::to_string(start + 800));
+    for (const std::int64_t emit_interval : {1000, 0}) {
+        INFO("emit interval " << emit_interval << " ms");
+        test::driver_config cfg;
+        cfg.commit_after_every_record = false;
+        cfg.windowed_aggregation_emit_interval_ms = emit_interval;
+        test::topology_test_driver d(t, cfg);
+        auto in = d.create_input_topic<str, str>("in");
+        std::vector<str> expected;
+        for (int i = 0; i < 18000; ++i) {
+            const int key = i % 20;
+            if ((i / 100) % 2 == 0 && key < 4) in.pipe_input("k" + std::to_string(key), "x", base + 10LL * i);
+            if ((i / 100) % 2 == 0 && i % 100 < 4) {
+                const std::int64_t start = base + 10LL * i;
+                expected.push_back("k" + std::to_string(key) + "@" + std::to_string(start) + "/" +
+                                   std::to_string(start + 800));
+            }
+            if (i % 300 == 299) {
+                d.advance_wall_clock_time(100ms);
+                d.commit();
+            }
         }
-        if (i % 300 == 299) {
-            d.advance_wall_clock_time(100ms);
-            d.commit();
+        in.pipe_input("k0", "x", base + 180000 + 62000);
+        d.commit();
+        std::vector<str> emitted;
+        for (const auto& rec : d.create_output_topic<str, std::optional<std::int64_t>>("out").read_records_to_list()) {
+            CHECK_MESSAGE(rec.value == std::optional<std::int64_t>(5), rec.key);
+            emitted.push_back(rec.key);
         }
+        std::sort(expected.begin(), expected.end());
+        std::sort(emitted.begin(), emitted.end());
+        std::vector<str> missing;
+        std::set_difference(expected.begin(), expected.end(), emitted.begin(), emitted.end(),
+                            std::back_inserter(missing));
+        CHECK_MESSAGE(missing.empty(),
+                      missing.size() << " sessions never emitted, e.g. " << (missing.empty() ? "" : missing.front()));
+        CHECK(emitted == expected);  // each once
     }
-    in.pipe_input("k0", "x", base + 180000 + 62000);
-    d.commit();
-    std::vector<str> emitted;
-    for (const auto& rec : d.create_output_topic<str, std::optional<std::int64_t>>("out").read_records_to_list()) {
-        CHECK_MESSAGE(rec.value == std::optional<std::int64_t>(5), rec.key);
-        emitted.push_back(rec.key);
-    }
-    std::sort(expected.begin(), expected.end());
-    std::sort(emitted.begin(), emitted.end());
-    std::vector<str> missing;
-    std::set_difference(expected.begin(), expected.end(), emitted.begin(), emitted.end(), std::back_inserter(missing));
-    CHECK_MESSAGE(missing.empty(), missing.size() << " sessions never emitted, e.g. " << (missing.empty() ? "" : missing.front()));
-    CHECK(emitted == expected);  // each once
 }

@@ -217,3 +217,8 @@ TEST_CASE("recompute, exactly_once_v2, session windows: a second instance joins 
           "sessions of the partition it takes; every final is exact and written once") {
     join_mid_stream("exactly_once_v2", true);
 }
+
+TEST_CASE("recompute, at_least_once, session windows: a second instance joins mid-stream; every session's final is "
+          "exact") {
+    join_mid_stream("at_least_once", true);
+}
