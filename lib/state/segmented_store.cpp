@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <kstreams/detail/time_segments.hpp>
 #include <kstreams/serde.hpp>
 
 #include "lib/state/rocksdb_key_value_store.hpp"
@@ -67,13 +68,10 @@ segmented_store::segmented_store(std::unique_ptr<bytes_key_value_store> backend,
     : backend_(std::move(backend)), retention_(retention), interval_(segment_interval_for(retention)) {}
 
 std::int64_t segmented_store::segment_interval_for(std::int64_t retention) {
-    return std::max<std::int64_t>(retention / 2, 60000);
+    return detail::segment_interval_for(retention);
 }
 
-std::int64_t segmented_store::segment_id(std::int64_t time) const {
-    // Floor division, so that negative times get their own segments.
-    return time >= 0 ? time / interval_ : (time + 1) / interval_ - 1;  // no overflow at INT64_MIN
-}
+std::int64_t segmented_store::segment_id(std::int64_t time) const { return detail::segment_id(time, interval_); }
 
 std::string segmented_store::backend_key(std::int64_t segment, std::string_view suffix) const {
     std::string k = segment_prefix(segment);

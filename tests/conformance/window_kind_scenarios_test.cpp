@@ -145,6 +145,22 @@ TEST_CASE("window_emit_on_close") {
     h.finish();
 }
 
+TEST_CASE("session_emit_on_close_segment_jump") {
+    streams_builder b;
+    auto g = b.stream<str, ostr>("in").group_by_key();
+    const auto w = session_windows::of_inactivity_gap_with_no_grace(300ms);
+    show_to(g.windowed_by(w).emit_strategy(emit_strategy::on_window_close()).count(materialized<>::as("session-rocks")),
+            "session-rocks");
+    show_to(g.windowed_by(w).emit_strategy(emit_strategy::on_window_close()).count(
+                materialized<>::as("session-mem-long").with_in_memory_store().with_retention(5min)),
+            "session-mem-long");
+    harness h("session_emit_on_close_segment_jump", b.build());
+    h.input("in", s, s).output("session-rocks", s, l).output("session-mem-long", s, l);
+    for (const auto& [key, ts] : {std::pair{"a", 59000}, {"b", 59800}, {"a", 200000}, {"b", 200100}, {"c", 201000}})
+        h.pipe("in", S(key), S("x"), ts);
+    h.finish();
+}
+
 TEST_CASE("reduce_inherits_value_serde") {
     streams_builder b;
     auto g = b.stream<str, str>("in").group_by_key(grouped<>{}.with_value_serde(reversed_serde{}));

@@ -5,6 +5,10 @@
 // final count is exact; under exactly_once_v2 each final is written once, under at_least_once a
 // final written after the last commit may be written again (the test prints how many were). And a
 // second instance joining mid-stream takes a partition over by replaying it from the held commit.
+// No changelog topic is ever created. The same over session windows (window_app's "session": each
+// key's records in bursts of 5, every other second, 200 ms apart, so each burst is one session of
+// 5): input 30 times faster than real time moves stream time seconds between the app's commits
+// and emissions and across minute segments of its store, where every session must still go out.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -36,6 +40,7 @@ std::string key_of(int i) { return "k" + std::to_string(i % keys); }
 /// about 3,000 records per second (30 s of event time per second) on a thread of its own.
 struct scenario {
     std::string guarantee;
+    bool sessions = false;  ///< window_app's session windows; the input skips every other second
     bool eos = guarantee == "exactly_once_v2";
     std::string in = test::unique("recompute-in"), out = test::unique("recompute-out");
     std::string app_id = test::unique("recompute-" + guarantee);
@@ -43,13 +48,13 @@ struct scenario {
     std::atomic<bool> fed{false};
     std::thread feeder;
 
-    explicit scenario(std::string g) : guarantee(std::move(g)) {
+    explicit scenario(std::string g, bool session_windows = false) : guarantee(std::move(g)), sessions(session_windows) {
         test::create_topics({{in, 2}, {out, 2}});
         feeder = std::thread([this] {
             test::topic_writer writer(test::broker());
             const auto start = std::chrono::steady_clock::now();
             for (int i = 0; i < records; ++i) {
-                writer.send(in, key_of(i), std::string("v"), base_ms + 10LL * i);
+                if (!sessions || (i / 100) % 2 == 0) writer.send(in, key_of(i), std::string("v"), base_ms + 10LL * i);
                 if (i % 1000 == 999) std::this_thread::sleep_until(start + std::chrono::milliseconds(i / 3));
             }
             // Far in event time on every key, so on both partitions: closes every window above.
@@ -64,7 +69,30 @@ struct scenario {
     /// window_app's arguments; `instance`: its group.instance.id (static membership: a restarted
     /// instance takes its place in the group at once).
     std::vector<std::string> args(const std::string& instance) const {
-        return {test::broker(), app_id, in, out, (dir / "state").string(), guarantee, instance};
+        std::vector<std::string> a{test::broker(), app_id, in, out, (dir / "state").string(), guarantee, instance};
+        if (sessions) a.emplace_back("session");
+        return a;
+    }
+    /// Every final's key: a tumbling window "<key>@<start>" per key and second; a session
+    /// "<key>@<start>/<end>" per key and burst (every other second, its 5 records 200 ms apart).
+    std::vector<std::string> expected_finals() const {
+        std::vector<std::string> out;
+        for (int w = 0; w < records / 100; ++w)
+            for (int k = 0; k < keys; ++k) {
+                const std::int64_t start = base_ms + 1000LL * w;
+                if (!sessions) out.push_back("k" + std::to_string(k) + "@" + std::to_string(start));
+                else if (w % 2 == 0)
+                    out.push_back("k" + std::to_string(k) + "@" + std::to_string(start + 10 * k) + "/" +
+                                  std::to_string(start + 10 * k + 800));
+            }
+        return out;
+    }
+    /// The store recovered by recomputation has no changelog topic.
+    void check_no_changelog() const {
+        kafka::topic_admin admin({{"bootstrap.servers", test::broker()}, {"log_level", "3"}}, std::chrono::seconds(30), nullptr);
+        for (const auto& [topic, partitions] : admin.partition_counts(true))
+            CHECK_MESSAGE(!(topic.starts_with(app_id) && topic.find("changelog") != std::string::npos),
+                          "a changelog topic exists: " << topic);
     }
     void wait_fed() {
         feeder.join();
@@ -74,8 +102,9 @@ struct scenario {
     /// Reads the output until every window has a final (or 90 s pass) and checks each final's
     /// count; under exactly_once_v2 each is written once. Returns whether all was right.
     bool check_finals(const test::instance& app) {
-        std::map<std::string, std::vector<std::int64_t>> finals;  // "<key>@<start>" → every count written
-        const std::size_t windows = keys * (records / 100);
+        std::map<std::string, std::vector<std::int64_t>> finals;  // window or session → every count written
+        const std::vector<std::string> expected = expected_finals();
+        const std::size_t windows = expected.size();
         test::topic_reader reader(test::broker(), {out},
                                   eos ? std::map<std::string, std::string>{{"isolation.level", "read_committed"}}
                                       : std::map<std::string, std::string>{});
@@ -87,18 +116,16 @@ struct scenario {
         }
         std::size_t missing = 0, wrong = 0, repeated = 0;
         std::string example;
-        for (int w = 0; w < records / 100; ++w)
-            for (int k = 0; k < keys; ++k) {
-                const std::string key = "k" + std::to_string(k) + "@" + std::to_string(base_ms + 1000LL * w);
-                auto it = finals.find(key);
-                if (it == finals.end()) {
-                    if (missing++ == 0) example = key + " (window " + std::to_string(w) + ") missing";
-                    continue;
-                }
-                for (std::int64_t c : it->second)
-                    if (c != per_window && wrong++ == 0) example = key + " = " + std::to_string(c);
-                repeated += it->second.size() - 1;
+        for (const std::string& key : expected) {
+            auto it = finals.find(key);
+            if (it == finals.end()) {
+                if (missing++ == 0) example = key + " missing";
+                continue;
             }
+            for (std::int64_t c : it->second)
+                if (c != per_window && wrong++ == 0) example = key + " = " + std::to_string(c);
+            repeated += it->second.size() - 1;
+        }
         CHECK_MESSAGE(finals.size() == windows, finals.size() << " windows written, expected " << windows);
         CHECK_MESSAGE(missing == 0, missing << " windows without a final, e.g. " << example
                                             << "; the last app's log ends:\n" << app.tail());
@@ -117,8 +144,8 @@ std::string replayed(const std::string& log) {
     return at == std::string::npos ? std::string("did not say what it replayed") : log.substr(at, log.find(',', at) - at);
 }
 
-void crash_and_restart(const std::string& guarantee) {
-    scenario s(guarantee);
+void crash_and_restart(const std::string& guarantee, bool sessions = false) {
+    scenario s(guarantee, sessions);
     const unsigned seed = std::random_device{}();
     MESSAGE(guarantee << ": kill moments from seed " << seed);
     std::mt19937 rng(seed);
@@ -132,15 +159,16 @@ void crash_and_restart(const std::string& guarantee) {
     test::instance app(s.args("recompute-instance"), s.dir / "final.log", "KSTREAMS_WINDOW_APP");
     const bool ok = s.check_finals(app);
     CHECK(app.stop() == 0);
-    MESSAGE(guarantee << ": the final run " << replayed(app.output()));
+    MESSAGE(guarantee << std::string(sessions ? ", sessions" : "") << ": the final run " << replayed(app.output()));
+    s.check_no_changelog();
     if (ok) std::filesystem::remove_all(s.dir);
 }
 
 /// A second instance joins while input flows: the first gives up a partition (its task commits
 /// no further than its open windows, and closes), the second replays that partition from there
 /// and rebuilds the open windows; every final is exact, as one instance alone would write them.
-void join_mid_stream(const std::string& guarantee) {
-    scenario s(guarantee);
+void join_mid_stream(const std::string& guarantee, bool sessions = false) {
+    scenario s(guarantee, sessions);
     test::instance first(s.args("recompute-a"), s.dir / "a.log", "KSTREAMS_WINDOW_APP");
     std::this_thread::sleep_for(3s);  // about a third of the input
     test::instance second(s.args("recompute-b"), s.dir / "b.log", "KSTREAMS_WINDOW_APP");
@@ -149,7 +177,8 @@ void join_mid_stream(const std::string& guarantee) {
     CHECK(first.stop() == 0);
     CHECK(second.stop() == 0);
     const std::string b = second.output();
-    MESSAGE(guarantee << ": the joining instance " << replayed(b) << ", the first " << replayed(first.output()));
+    MESSAGE(guarantee << std::string(sessions ? ", sessions" : "") << ": the joining instance " << replayed(b) << ", the first "
+                      << replayed(first.output()));
     CHECK_MESSAGE(second.had_partitions(), "the second instance took no partition:\n" << b);
     if (ok) std::filesystem::remove_all(s.dir);
 }
@@ -172,4 +201,24 @@ TEST_CASE("recompute, exactly_once_v2: a second instance joins mid-stream and re
 
 TEST_CASE("recompute, at_least_once: a second instance joins mid-stream; every final is exact") {
     join_mid_stream("at_least_once");
+}
+
+TEST_CASE("recompute, exactly_once_v2, session windows: SIGKILLed 5 times at random moments, every session's final "
+          "is exact and written once") {
+    crash_and_restart("exactly_once_v2", true);
+}
+
+TEST_CASE("recompute, at_least_once, session windows: SIGKILLed 5 times at random moments, every session's final is "
+          "exact") {
+    crash_and_restart("at_least_once", true);
+}
+
+TEST_CASE("recompute, exactly_once_v2, session windows: a second instance joins mid-stream and rebuilds the open "
+          "sessions of the partition it takes; every final is exact and written once") {
+    join_mid_stream("exactly_once_v2", true);
+}
+
+TEST_CASE("recompute, at_least_once, session windows: a second instance joins mid-stream; every session's final is "
+          "exact") {
+    join_mid_stream("at_least_once", true);
 }

@@ -23,6 +23,7 @@
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/offset_hold.hpp>
 #include <kstreams/detail/task_context.hpp>
+#include <kstreams/detail/time_segments.hpp>
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/null_value_guard.hpp>
 #include <kstreams/dsl/detail/graph.hpp>
@@ -128,6 +129,8 @@ public:
             // The store drops a session that ends out of its retention; a replay's store, whose
             // clock lags, would keep it and emit it on close: it is not written.
             const bool expired = hold_ && emit_final_ && merged_window.end < shown_from;
+            if ((!agg || !expired) && drops_unemitted(merged_window.end))
+                maybe_forward_final(r.headers, close_time, true);
             if (!agg) store_->remove(key);
             else if (!expired) store_->put(key, *agg);
             if (hold_) hold_merged(r.key, merged, merged_window);
@@ -144,6 +147,19 @@ private:
             return typed->wrapped().retention_period();
         throw topology_error("store " + store.name() + ": recovery::recompute needs a session store whose retention "
                              "it can read (kstreams' own)");
+    }
+    /// Recovered by recomputation, emitting on close: whether writing a session ending at `end`
+    /// moves the store's clock far enough to drop a segment that may hold closed sessions not
+    /// emitted yet (the store drops a segment whole once its clock is the retention past it, and
+    /// between emissions, a commit or the emit interval apart, stream time may move seconds or
+    /// jump). They go out first, as a commit's emission would: the changelog variant (Kafka's)
+    /// loses them, recomputation promises every final. The sessions this record merges were
+    /// removed before, so what goes out is what the next emission would have found.
+    bool drops_unemitted(std::int64_t end) {
+        if (!hold_ || !emit_final_) return false;
+        const std::int64_t interval = kstreams::detail::segment_interval_for(retention_);
+        const std::int64_t unemitted_from = std::max<std::int64_t>(0, emitter_.last_close_time());
+        return kstreams::detail::segment_id(end - retention_, interval) > kstreams::detail::segment_id(unemitted_from, interval);
     }
     /// Sessions ending before it are done with: no longer shown by the store to the next record
     /// (so never merged into again) and, emitting on close, emitted.

@@ -170,6 +170,30 @@ final class WindowKindScenarios {
             h.finish();
         });
 
+        // Emit on close, sessions (gap 300 ms, no grace) at real-world-like times: a jump of stream
+        // time across a minute segment. Writing the later session drops the earlier segment of the
+        // RocksDB time-ordered store (retention gap + grace) before the emission looks; the
+        // in-memory store with a 5 min retention still has them.
+        scenarios.put("session_emit_on_close_segment_jump", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", WindowScenarios.SS).groupByKey();
+            SessionWindows w = SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(300));
+            closeTo(g.windowedBy(w).emitStrategy(EmitStrategy.onWindowClose()).count(Materialized.as("session-rocks")),
+                "session-rocks");
+            closeTo(g.windowedBy(w).emitStrategy(EmitStrategy.onWindowClose()).count(
+                Materialized.<String, Long, SessionStore<Bytes, byte[]>>as("session-mem-long")
+                    .withStoreType(Materialized.StoreType.IN_MEMORY).withRetention(Duration.ofMinutes(5))),
+                "session-mem-long");
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("session-rocks", S, L)
+                .output("session-mem-long", S, L);
+            h.pipe("in", "a", "x", 59000);
+            h.pipe("in", "b", "x", 59800);
+            h.pipe("in", "a", "x", 200000);
+            h.pipe("in", "b", "x", 200100);
+            h.pipe("in", "c", "x", 201000);
+            h.finish();
+        });
+
         // Sliding count (RocksDB, cached), aggregate (in-memory, uncached), reduce (named store).
         scenarios.put("window_sliding", out -> {
             StreamsBuilder b = new StreamsBuilder();
