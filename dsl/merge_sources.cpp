@@ -55,15 +55,15 @@ std::vector<std::optional<std::size_t>> merged_sources(const std::vector<graph_n
             const graph_node& f = nodes[it->second];
             if (std::set<std::string>(f.topics.begin(), f.topics.end()) != topics)
                 throw topology_error("source " + g.name + " reads topics [" + joined(topics) + "] and source " + f.name +
-                                     " reads topic " + t + " among others: two source nodes are subscribed to overlapping "
-                                     "but not equal input topics");
+                                     " reads topic " + t + " among others: sources of overlapping but not equal input topics "
+                                     "cannot become one source; read the same set of topics in both or disjoint sets");
             first = it->second;
         }
         if (!first) continue;
         const graph_node& f = nodes[*first];
         if (f.reset != g.reset)
             throw topology_error("sources " + f.name + " and " + g.name + " read the same topics with different offset " +
-                                 "reset policies: can't configure different offset reset policies on the same input topic(s)");
+                                 "reset policies; they become one source, so give both the same policy (or neither one)");
         if (f.out_type != g.out_type)
             throw topology_error("source " + g.name + " reads the topics of source " + f.name + " with other key or value types: " +
                                  "the two become one source, which reads them as the first does (Kafka Streams deserializes " +
