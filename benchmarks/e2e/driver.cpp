@@ -253,6 +253,10 @@ int main(int argc, char** argv) {
             create_topic(argv[2], argv[3], std::stoi(argv[4]));
             return 0;
         }
+        if (cmd == "delete" && argc == 4) {
+            delete_topics_with_prefix(argv[2], argv[3]);
+            return 0;
+        }
         if (cmd == "measure" && argc > 10 && std::string(argv[9]) == "--")
             return measure(argv[2], argv[3], argv[4], argv[5], argv[6], std::stoll(argv[7]), std::stoll(argv[8]),
                            argv + 10);
@@ -264,6 +268,7 @@ int main(int argc, char** argv) {
     }
     std::cerr << "usage: e2e_driver preload BOOTSTRAP TOPIC PARTITIONS RECORDS KEYS\n"
                  "       e2e_driver create BOOTSTRAP TOPIC PARTITIONS\n"
+                 "       e2e_driver delete BOOTSTRAP TOPIC_PREFIX\n"
                  "       e2e_driver measure BOOTSTRAP GROUP INPUT OUTPUT PIPELINE RECORDS KEYS -- COMMAND...\n"
                  "       e2e_driver latency BOOTSTRAP INPUT OUTPUT PIPELINE RATE SECONDS KEYS -- COMMAND...\n";
     return 2;

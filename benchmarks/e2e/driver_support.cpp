@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "lib/kafka/topic_admin.hpp"
@@ -32,6 +33,23 @@ std::int32_t partition_count(const std::string& bootstrap, const std::string& to
     auto n = admin.partition_count(topic);
     if (!n) die("topic " + topic + " does not exist");
     return *n;
+}
+
+void delete_topics_with_prefix(const std::string& bootstrap, const std::string& prefix) {
+    const std::map<std::string, std::string> settings{{"bootstrap.servers", bootstrap}, {"log_level", "3"}};
+    kafka::topic_admin admin(settings, 30s, nullptr);
+    std::vector<rd_kafka_DeleteTopic_t*> doomed;
+    for (const auto& [name, partitions] : admin.partition_counts(true))
+        if (name.starts_with(prefix)) doomed.push_back(rd_kafka_DeleteTopic_new(name.c_str()));
+    if (doomed.empty()) return;
+    auto client = kafka::make_client(RD_KAFKA_PRODUCER, kafka::make_conf(settings, "e2e admin"), "e2e admin");
+    kafka::queue_ptr q(rd_kafka_queue_new(client.get()));
+    rd_kafka_DeleteTopics(client.get(), doomed.data(), doomed.size(), nullptr, q.get());
+    for (auto* d : doomed) rd_kafka_DeleteTopic_destroy(d);
+    kafka::event_ptr ev(rd_kafka_queue_poll(q.get(), 60'000));
+    if (!ev || rd_kafka_event_error(ev.get()))
+        die("could not delete the topics named " + prefix + "*: " +
+            (ev ? rd_kafka_event_error_string(ev.get()) : std::string("no answer within 60 s")));
 }
 
 kafka::rk_ptr consumer(const std::string& bootstrap, const std::string& group, bool read_committed) {

@@ -19,6 +19,9 @@ namespace kafka = kstreams::kafka;
 
 void create_topic(const std::string& bootstrap, const std::string& topic, std::int32_t partitions);
 std::int32_t partition_count(const std::string& bootstrap, const std::string& topic);
+/// Deletes every topic whose name starts with `prefix` (a run's output and its app's internal
+/// topics): a full run writes tens of GiB, more than the disk may hold if runs keep theirs.
+void delete_topics_with_prefix(const std::string& bootstrap, const std::string& prefix);
 kafka::rk_ptr consumer(const std::string& bootstrap, const std::string& group, bool read_committed = false);
 /// The broker creates its offsets topic at the first group's first request, which takes seconds on
 /// a fresh broker: a commit to `topic` by a group of the driver's own, so that the first app
