@@ -225,6 +225,34 @@ TEST_CASE("get_key_value_store offers a DSL (timestamped) store as a plain one; 
     CHECK(driver.state_store_names() == std::vector<str>{"counts"});
 }
 
+TEST_CASE("a windowed aggregation's store reads as a plain window store too, as Kafka's getWindowStore facade") {
+    streams_builder b;
+    b.stream<str, str>("in").group_by_key().windowed_by(time_windows::of_size_with_no_grace(std::chrono::milliseconds(10))).count(
+        materialized<>::as("w"));
+    test::topology_test_driver driver(b.build());
+    auto in = driver.create_input_topic<str, str>("in");
+    in.pipe_input("a", "x", 5);
+    in.pipe_input("b", "x", 6);
+    in.pipe_input("a", "y", 12);
+
+    auto& plain = driver.get_window_store<str, std::int64_t>("w");
+    CHECK(&driver.get_window_store<str, std::int64_t>("w") == &plain);  // one view per store
+    CHECK(plain.fetch("a", 0) == 1);
+    CHECK(plain.fetch("a", 0, 100).to_vector() == std::vector<key_value<std::int64_t, std::int64_t>>{{0, 1}, {10, 1}});
+    CHECK(plain.backward_fetch("a", 0, 100).to_vector() == std::vector<key_value<std::int64_t, std::int64_t>>{{10, 1}, {0, 1}});
+    CHECK(plain.all().to_vector() == std::vector<key_value<windowed<str>, std::int64_t>>{
+                                         {{"a", {0, 10}}, 1}, {{"a", {10, 20}}, 1}, {{"b", {0, 10}}, 1}});
+    CHECK(plain.fetch_all(10, 10).to_vector() == std::vector<key_value<windowed<str>, std::int64_t>>{{{"a", {10, 20}}, 1}});
+
+    auto& stamped = driver.get_timestamped_window_store<str, std::int64_t>("w");
+    CHECK(stamped.fetch("b", 0) == value_and_timestamp<std::int64_t>{1, 6});
+    plain.put("c", 7, 0);  // a write through the view stores no timestamp (-1), as Kafka's facade
+    CHECK(stamped.fetch("c", 0) == value_and_timestamp<std::int64_t>{7, -1});
+    plain.remove("c", 0);
+    CHECK(plain.fetch("c", 0) == std::nullopt);
+    CHECK_THROWS_AS((driver.get_window_store<str, str>("w")), std::invalid_argument);
+}
+
 TEST_CASE("a topic written by one sub-topology and read by another is routed in memory, in order") {
     struct tag : processor<str, str, str, str> {
         void process(const record<str, str>& r) override { context().forward(r.with_value(r.value + "!")); }

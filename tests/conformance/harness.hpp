@@ -51,6 +51,8 @@ public:
     void dropped();
     /// Advances the driver's wall clock: "@ wall +ms", then the records it caused.
     void advance_wall_clock(std::int64_t ms);
+    /// The driver, for reading its stores as a test would (Harness.driver).
+    kstreams::test::topology_test_driver& driver() { return *driver_; }
     /// Lists the produced topics and compares the whole text with the expected file (a doctest
     /// check that shows a diff on mismatch).
     void finish();

@@ -19,6 +19,7 @@
 #include <kstreams/timestamp_extractors.hpp>
 
 #include "harness.hpp"
+#include "store_entries.hpp"
 #include "windowed_show.hpp"
 
 using namespace kstreams;
@@ -184,25 +185,6 @@ void pipe_logged(harness& h, const str& topic, const datum& key, const datum& va
     h.pipe(topic, key, value, ts);
     for (const auto& l : side_effects) h.line("! " + l);
     side_effects.clear();
-}
-
-str show_key(const windowed<str>& w) { return show(w); }
-str show_key(i64 t) { return std::to_string(t); }
-str show_value(i64 v) { return std::to_string(v); }
-template <class V>
-str show_value(const value_and_timestamp<V>& v) {
-    return show_value(v.value) + "@" + std::to_string(v.timestamp);
-}
-
-/// "key=value " per entry; windowed keys as key@start/end, timestamped values as value@ts.
-template <class It>
-str entries(It it) {
-    str out;
-    while (it.has_next()) {
-        const auto kv = it.next();
-        out += show_key(kv.key) + "=" + show_value(kv.value) + " ";
-    }
-    return out;
 }
 
 /// Forwards its record untouched (a processor for shaping topologies).

@@ -31,6 +31,7 @@
 #include <kstreams/state/restore_listener.hpp>
 #include <kstreams/state/rocksdb_config.hpp>
 #include <kstreams/test/timestamped_store_facade.hpp>
+#include <kstreams/test/timestamped_window_store_facade.hpp>
 #include <kstreams/topology.hpp>
 
 namespace kstreams::test {
@@ -296,17 +297,24 @@ public:
         if (auto* kv = dynamic_cast<versioned_key_value_store<K, V>*>(&s)) return *kv;
         throw wrong_store_type(name, "versioned key_value_store");
     }
+    /// A window store; as Kafka's getWindowStore, a timestamped one (what the DSL's windowed
+    /// aggregations keep) is also offered as a plain window_store<K, V>: reads drop the
+    /// timestamps, writes store timestamp -1.
     template <class K, class V>
     window_store<K, V>& get_window_store(std::string_view name) {
         state_store& s = get_state_store(name);
         if (auto* w = dynamic_cast<window_store<K, V>*>(&s)) return *w;
+        if (auto* ts = dynamic_cast<window_store<K, value_and_timestamp<V>>*>(&s))
+            return store_view<timestamped_window_store_facade<K, V>>(name, *ts);
         throw wrong_store_type(name, "window_store");
     }
     /// A window store of value_and_timestamp<V> (Kafka's getTimestampedWindowStore): what the
     /// DSL's windowed aggregations keep.
     template <class K, class V>
     window_store<K, value_and_timestamp<V>>& get_timestamped_window_store(std::string_view name) {
-        return get_window_store<K, value_and_timestamp<V>>(name);
+        state_store& s = get_state_store(name);
+        if (auto* w = dynamic_cast<window_store<K, value_and_timestamp<V>>*>(&s)) return *w;
+        throw wrong_store_type(name, "timestamped window_store");
     }
     template <class K, class V>
     session_store<K, V>& get_session_store(std::string_view name) {

@@ -138,6 +138,11 @@ final class Harness {
         printOutputs();
     }
 
+    /** The driver, for reading its stores as a test would. */
+    TopologyTestDriver driver() {
+        return driver;
+    }
+
     /** Prints a line of the scenario's own (e.g. "! " and an error's message). */
     void line(String text) {
         out.println(text);

@@ -360,6 +360,7 @@ public final class Main {
         Lead13Scenarios.register(SCENARIOS);
         Hunt13Scenarios.register(SCENARIOS);
         Hunt15Scenarios.register(SCENARIOS);
+        Hunt16Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
