@@ -13,6 +13,7 @@
 #include <optional>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include <kstreams/record.hpp>
 
@@ -39,6 +40,15 @@ decltype(auto) joiner_arg(const V* v) {
     if constexpr (!MayBeMissing) return (*v);
     else if constexpr (is_optional_v<V>) return v ? *v : V(std::nullopt);
     else return v ? std::optional<V>(*v) : std::optional<V>(std::nullopt);
+}
+
+/// As joiner_arg, for a value the caller gives away (a table row read for this one call): a value
+/// that may be missing is moved into the joiner's optional instead of copied.
+template <class V, bool MayBeMissing>
+decltype(auto) joiner_arg_taken(V* v) {
+    if constexpr (!MayBeMissing) return std::as_const(*v);
+    else if constexpr (is_optional_v<V>) return v ? std::move(*v) : V(std::nullopt);
+    else return v ? std::optional<V>(std::move(*v)) : std::optional<V>(std::nullopt);
 }
 
 /// The declared parameter types of a callable with one non-template call operator (or a function

@@ -54,6 +54,10 @@ struct join_call {
     static result apply(F& f, const K& k, const V1* l, const V2* r) {
         return call(f, k, joiner_arg<V1, left_missing>(l), joiner_arg<V2, right_missing>(r));
     }
+    /// As apply, with a right value the caller gives away (moved, not copied, into an optional).
+    static result apply_taking_right(F& f, const K& k, const V1* l, V2* r) {
+        return call(f, k, joiner_arg<V1, left_missing>(l), joiner_arg_taken<V2, right_missing>(r));
+    }
 };
 
 /// The joiner as the join processors call it: (key, left or nullptr, right or nullptr).
@@ -61,6 +65,8 @@ template <class K, class V1, class V2, class F, join_kind Kind>
 struct join_fn {
     F f;
     auto operator()(const K& k, const V1* l, const V2* r) { return join_call<K, V1, V2, F, Kind>::apply(f, k, l, r); }
+    /// For a right value read for this call only (a table's row): it may be moved from.
+    auto taking_right(const K& k, const V1* l, V2* r) { return join_call<K, V1, V2, F, Kind>::apply_taking_right(f, k, l, r); }
 };
 
 /// a + b wrapping around as Java's long arithmetic does (Kafka's checks rely on it: an empty outer

@@ -119,7 +119,9 @@ private:
         std::optional<value_and_timestamp<VT>> row;
         if (key) row = getter_->is_versioned() ? getter_->get(*key, r.timestamp) : getter_->get(*key);
         if (!row && !left_) return;
-        forward(record<K, VOut>{r.key, fn_(r.key, &r.value, row ? &row->value : nullptr), r.timestamp, r.headers, r.key_null, false});
+        // The row was read for this record alone: the joiner's optional takes its value, no copy.
+        forward(record<K, VOut>{r.key, fn_.taking_right(r.key, &r.value, row ? &row->value : nullptr), r.timestamp, r.headers,
+                                r.key_null, false});
     }
 
     value_getter_supplier<KT, VT> table_;
