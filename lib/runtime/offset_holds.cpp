@@ -45,7 +45,9 @@ public:
     /// What a partition's commit noted (replay_stream_time -1: not noted, a version 1 commit or
     /// nothing held there). The owner's own stream time is left to the owner: replaying, it
     /// starts from the replay stream time, and notes the held records with its own again.
-    void recovered(std::int64_t stream_time, std::int64_t watermark, std::int64_t replay_stream_time) {
+    void recovered(std::int64_t stream_time, std::int64_t watermark, std::int64_t replay_stream_time,
+                   std::optional<std::int64_t> note) {
+        if (note) recovered_note_ = note;
         recovered_stream_time_ = std::max(recovered_stream_time_, stream_time);
         recovered_watermark_ = std::max(recovered_watermark_, watermark);
         if (replay_stream_time >= 0 &&
@@ -138,8 +140,9 @@ bool read_char(std::string_view& in, char c) {
 }  // namespace
 
 // "kstreams-recompute:2:<processed>" then per owner
-// ";<name length>:<name><stream time>,<watermark>,<replay stream time>". Version 1 had no replay
-// stream time (read still: the replay then starts from the stream time).
+// ";<name length>:<name><stream time>,<watermark>,<replay stream time>" and ",<note>" if the owner
+// noted one (an addition read as optional, so earlier version 2 metadata reads the same). Version 1
+// had no replay stream time (read still: the replay then starts from the stream time).
 std::string offset_holds::commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed) const {
     const std::size_t slot = find_slot(topic, partition);
     std::string out(magic);
@@ -154,6 +157,10 @@ std::string offset_holds::commit_metadata(std::string_view topic, std::int32_t p
         out += std::to_string(o->watermark());
         out += ',';
         out += std::to_string(slot < o->partitions().size() ? o->partitions()[slot].earliest_stream_time() : -1);
+        if (const auto note = o->noted()) {
+            out += ',';
+            out += std::to_string(*note);
+        }
     }
     return out;
 }
@@ -183,7 +190,12 @@ std::int64_t offset_holds::recover(std::string_view topic, std::int32_t partitio
         in.remove_prefix(static_cast<std::size_t>(length));
         if (!read_int(in, stream_time) || !read_char(in, ',') || !read_int(in, watermark)) return -1;
         if (!v1 && (!read_char(in, ',') || !read_int(in, replay_stream_time))) return -1;
-        static_cast<owner_hold*>(owner(name))->recovered(stream_time, watermark, replay_stream_time);
+        std::optional<std::int64_t> note;
+        if (std::int64_t v = 0; !v1 && read_char(in, ',')) {
+            if (!read_int(in, v)) return -1;
+            note = v;
+        }
+        static_cast<owner_hold*>(owner(name))->recovered(stream_time, watermark, replay_stream_time, note);
     }
     return processed;
 }

@@ -61,8 +61,8 @@ public:
     /// The earliest offset of `topic`'s `partition` some owner still holds; INT64_MAX if none.
     std::int64_t held_offset(std::string_view topic, std::int32_t partition);
 
-    /// What a commit of a partition carries in its metadata: the owners' stream times and
-    /// watermarks, the stream time each noted with its earliest record held on that partition
+    /// What a commit of a partition carries in its metadata: the owners' stream times,
+    /// watermarks and notes, the stream time each noted with its earliest record held on that partition
     /// (call held_offset first: it forgets what was released), and `processed` (the offset after
     /// the last record processed), so that the records before it processed again after a restart
     /// are known as replayed.

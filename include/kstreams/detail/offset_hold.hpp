@@ -60,6 +60,12 @@ public:
     /// (-1: not known): replayed records are judged from it, as the first time. An owner whose
     /// records may start windows that outlive their own (sliding windows) needs it.
     std::int64_t recovered_replay_stream_time() const { return recovered_replay_stream_time_; }
+    /// A value of the owner's own carried by the commit's metadata (a stream-stream join's
+    /// earliest time of a record waiting for a partner, which decides when it looks for records
+    /// to emit next); recovered_note() gives it back after a restart (nullopt: none noted).
+    void note(std::int64_t v) { note_ = v; }
+    std::optional<std::int64_t> noted() const { return note_; }
+    std::optional<std::int64_t> recovered_note() const { return recovered_note_; }
     /// Called by the task before each commit (before record caches are flushed): an owner
     /// emitting on window close emits what closed, so that its watermark is what it emitted.
     std::function<void()> before_commit;
@@ -70,6 +76,8 @@ protected:
     std::int64_t recovered_stream_time_ = -1;
     std::int64_t recovered_watermark_ = -1;
     std::int64_t recovered_replay_stream_time_ = -1;
+    std::optional<std::int64_t> note_;
+    std::optional<std::int64_t> recovered_note_;
 };
 
 /// Offered by a task whose topology has stores recovered by recomputation.
