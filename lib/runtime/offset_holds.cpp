@@ -42,6 +42,15 @@ public:
     void hold_at(const held_origin& origin, std::int64_t release) override { set_.hold_at(*this, origin, release); }
     const std::string& name() const { return name_; }
     std::vector<held_records>& partitions() { return partitions_; }
+    const std::vector<held_records>& partitions() const { return partitions_; }
+    /// The replay stream time a partition's commit noted, by slot (-1: none).
+    void recovered_replay(std::size_t slot, std::int64_t replay_stream_time) {
+        if (recovered_replay_.size() <= slot) recovered_replay_.resize(slot + 1, -1);
+        recovered_replay_[slot] = replay_stream_time;
+    }
+    std::int64_t recovered_replay(std::size_t slot) const {
+        return slot < recovered_replay_.size() ? recovered_replay_[slot] : -1;
+    }
     /// What a partition's commit noted (replay_stream_time -1: not noted, a version 1 commit or
     /// nothing held there). The owner's own stream time is left to the owner: replaying, it
     /// starts from the replay stream time, and notes the held records with its own again.
@@ -60,6 +69,7 @@ private:
     offset_holds& set_;
     std::string name_;
     std::vector<held_records> partitions_;  // by the set's partition slot
+    std::vector<std::int64_t> recovered_replay_;  // by the set's partition slot
 };
 
 offset_holds::offset_holds(const task_context& ctx) : ctx_(ctx) {}
@@ -156,7 +166,12 @@ std::string offset_holds::commit_metadata(std::string_view topic, std::int32_t p
         out += ',';
         out += std::to_string(o->watermark());
         out += ',';
-        out += std::to_string(slot < o->partitions().size() ? o->partitions()[slot].earliest_stream_time() : -1);
+        std::int64_t replay = slot < o->partitions().size() ? o->partitions()[slot].earliest_stream_time() : -1;
+        // Nothing held there yet while the partition is still replayed (a commit in the middle of
+        // a replay): the records it held at the commit resumed from come later in the replay, and
+        // the next replay starts from where that commit said.
+        if (replay < 0 && slot < replay_until_.size() && processed <= replay_until_[slot]) replay = o->recovered_replay(slot);
+        out += std::to_string(replay);
         if (const auto note = o->noted()) {
             out += ',';
             out += std::to_string(*note);
@@ -195,7 +210,9 @@ std::int64_t offset_holds::recover(std::string_view topic, std::int32_t partitio
             if (!read_int(in, v)) return -1;
             note = v;
         }
-        static_cast<owner_hold*>(owner(name))->recovered(stream_time, watermark, replay_stream_time, note);
+        auto* o = static_cast<owner_hold*>(owner(name));
+        o->recovered(stream_time, watermark, replay_stream_time, note);
+        o->recovered_replay(slot, replay_stream_time);
     }
     return processed;
 }

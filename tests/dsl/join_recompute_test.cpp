@@ -242,6 +242,23 @@ TEST_CASE("join buffers recovered by recomputation: in memory, no changelog, the
     }
 }
 
+TEST_CASE("a join recovered by recomputation refuses a store supplier making a persistent store when its task starts") {
+    const auto w = join_windows::of_time_difference_and_grace(5ms, 3ms);
+    const auto persistent = recomputed.with_this_store_supplier(stores::persistent_window_store("mine", 13ms, 10ms, true));
+    const topology t = join_topology(kind::inner, w, persistent);
+    auto start = [&] {
+        test::topology_test_driver d(t);
+        d.create_input_topic<str, str>("left").pipe_input("a", "L0", 1);
+    };
+    CHECK_THROWS_WITH_AS(start(), doctest::Contains("store mine: recovery::recompute keeps a store in memory"), topology_error);
+    // An in-memory one is taken, unlogged.
+    const auto in_memory = recomputed.with_this_store_supplier(stores::in_memory_window_store("mine", 13ms, 10ms, true));
+    const topology ok = join_topology(kind::inner, w, in_memory);
+    for (const auto& s : ok.model().stores) CHECK_FALSE(s.builder->logging_enabled());
+    CHECK(pipe(ok, restart_input, restart_input.size(), restart_input.size()).replayed ==
+          pipe(join_topology(kind::inner, w, logged), restart_input, restart_input.size(), restart_input.size()).replayed);
+}
+
 TEST_CASE("a join recovered by recomputation holds each input back to the earliest record its buffer needs") {
     // |t1 - t2| <= 5, grace 3: a buffered record is needed until its buffer's stream time passes
     // t + 13 (before + after + grace).
