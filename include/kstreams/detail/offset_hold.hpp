@@ -44,6 +44,17 @@ public:
     /// Whether the record being processed is replayed: it was processed before the commit the
     /// task resumed from (what it forwarded then went out before that commit).
     virtual bool replaying() const = 0;
+    /// Marks a record (`origin`, as origin() gave it while the record was processed) until the
+    /// watermark reaches `release` or it is unmarked: the commit's metadata names the marked
+    /// records a restart may process again (up to a bound per partition), so that the replay
+    /// tells them apart whatever order it takes the task's partitions in (a join's records still
+    /// waiting for a partner at the commit).
+    virtual void mark(const held_origin& origin, std::int64_t release) = 0;
+    virtual void unmark(const held_origin& origin) = 0;
+    /// Replaying: whether the commit resumed from named the record being processed as marked
+    /// (nullopt: it could not say, having more marks than it could name); the record is this
+    /// run's to mark again from then on.
+    virtual std::optional<bool> take_mark() = 0;
     /// The owner's stream time and watermark (both only grow): records held until a release at or
     /// below the watermark are no longer needed.
     void advance(std::int64_t stream_time, std::int64_t watermark) {

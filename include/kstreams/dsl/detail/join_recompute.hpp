@@ -7,15 +7,25 @@
 //   first time. Replayed records go into the buffer as they did the first time (judged from the
 //   store's stream time noted with the earliest held record), never one the store had dropped.
 // - Each join processor of a left/outer join holds a record it parked without partner until it is
-//   emitted. Replayed records re-emit the joins they find (at-least-once) but never a result
-//   without partner: one whose window had closed by the commit's last emission went out before
-//   it (or was matched), one emitted at once (late) went out then; the others are parked again.
+//   emitted, and marks it (offset_hold::mark) while it waits: the commit names the records waiting
+//   then. Replayed records re-emit the joins they find (at-least-once) but never a result without
+//   partner: those named as waiting are parked again, the others went out before the commit (at
+//   once, or once their window closed) or were matched. This does not depend on the join's stream
+//   time or its buffers' contents during the replay, so on the order the replay takes the two
+//   streams' records in (which a restart may not take as the first run did). A commit with more
+//   waiting records on a partition than its metadata names leaves the others unknown: parked
+//   again unless their window had closed by the commit's last emission (a result without partner
+//   perhaps emitted twice, never lost).
 #pragma once
 
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
+#include <string>
+#include <vector>
 
 #include <kstreams/detail/offset_hold.hpp>
 
@@ -27,9 +37,6 @@ struct join_recovery {
     bool started = false;
     std::int64_t commit_stream_time = -1;  ///< the join's stream time at the commit resumed from
     std::int64_t commit_emitted = -1;      ///< the stream time of its last emission of records without partner
-    /// The stream time replayed records are judged from: the one noted with the earliest record
-    /// held, then the largest replayed timestamp (never above what the first run had).
-    std::int64_t replay_time = -1;
     bool caught_up = false;  ///< a record past the replay came: stream time is the commit's again
 
     std::optional<std::int64_t> commit_min_time;  ///< the join's time tracker's min time at the commit
@@ -46,8 +53,6 @@ struct join_recovery {
             if (commit_min_time) h->note(*commit_min_time);
             commit_stream_time = std::max(commit_stream_time, h->recovered_stream_time());
             commit_emitted = std::max(commit_emitted, h->recovered_watermark());
-            const std::int64_t r = h->recovered_replay_stream_time();
-            if (r >= 0 && (replay_time < 0 || r < replay_time)) replay_time = r;
         }
     }
     /// Past the replay, before each commit: the tracker's min time, so that a restart looks for
@@ -56,6 +61,30 @@ struct join_recovery {
         if (!caught_up) return;
         for (auto* h : holds)
             if (h) h->note(min_time);
+    }
+    /// Where the records waiting for a partner were read (by outer store key), to unmark them
+    /// once emitted or matched.
+    std::map<std::string, std::vector<kstreams::detail::held_origin>> waiting;
+    /// The keys of replayed records the commit named as waiting: no replayed record matches them
+    /// (none had matched them by the commit).
+    std::set<std::string> named;
+    /// The record being processed was parked under `key` (`named`: replayed, the commit named it
+    /// as waiting): marked as waiting (until `release`).
+    void parked(const std::string& key, kstreams::detail::offset_hold& hold, std::int64_t release, bool was_named) {
+        if (was_named) named.insert(key);
+        const auto origin = hold.origin();
+        if (!origin) return;  // no source record: not processed again
+        hold.mark(*origin, release);
+        waiting[key].push_back(*origin);
+    }
+    /// The records parked under `key` (the left side's if `left`) were emitted or matched.
+    void gone(const std::string& key, bool left) {
+        named.erase(key);
+        const auto it = waiting.find(key);
+        if (it == waiting.end()) return;
+        for (const auto& origin : it->second)
+            if (auto* h = holds[left ? 0 : 1]) h->unmark(origin);
+        waiting.erase(it);
     }
     /// Both join processors' holds: stream time `stream_time`, records emitted up to `emitted`.
     void advance(std::int64_t stream_time, std::int64_t emitted) {

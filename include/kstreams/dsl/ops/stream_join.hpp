@@ -231,9 +231,11 @@ public:
         const auto& r = *static_cast<const record<K, VThis>*>(p);
         const std::int64_t t = r.timestamp;
         join_time_tracker& tt = *tracker_;
-        const bool replaying = hold_ && replay(tt, t);
+        const bool replaying = hold_ && replay(tt);
         if (!replaying) tt.stream_time = std::max(tt.stream_time, t);
-        if (hold_) tt.recovery.advance(replaying ? tt.recovery.replay_time : tt.stream_time, tt.emitted_time);
+        // Replaying, the join's stream time is not known (it depends on the order the partitions
+        // were taken in): the commit's stays noted.
+        if (hold_) tt.recovery.advance(replaying ? -1 : tt.stream_time, tt.emitted_time);
         if (spec_.outer && has_null_key(r) && !has_null_value(r)) {
             if (replaying) return;  // went out before the commit
             // Left/outer joins pass a null-key record on at once, null-padded.
@@ -244,27 +246,39 @@ public:
             ctx_->record_dropped(has_null_key(r) ? metric::dropped_null_key : metric::dropped_null_value, *this);
             return;
         }
+        // Replaying: whether the commit named it as waiting for a partner (nullopt: not known).
+        const std::optional<bool> waited = replaying ? hold_->take_mark() : std::optional<bool>{};
         if (outer_ && !replaying && t == tt.stream_time) emit_non_joined(r);
 
         const std::int64_t from = std::max<std::int64_t>(0, java_add(t, -spec_.join_before));
         const std::int64_t to = std::max<std::int64_t>(0, java_add(t, spec_.join_after));
         auto it = other_->fetch(r.key, from, to);
-        const bool need_outer = spec_.outer && !it.has_next();
+        bool matched = false;
         while (it.has_next()) {
             const auto other = it.next();
             if (outer_) {
                 // A partner arrived: the other record is no longer waiting to be emitted alone.
                 const std::string k = codec_.encode_key(other.key, !ThisIsLeft, r.key);
-                if (outer_->get(k)) outer_->remove(k);
+                // Unless the commit named it as waiting: then this record, processed before the
+                // commit, did not match it (it came later in the replay than the first time).
+                if (replaying && tt.recovery.named.count(k)) continue;
+                if (outer_->get(k)) {
+                    outer_->remove(k);
+                    if (hold_) tt.recovery.gone(k, !ThisIsLeft);
+                }
             }
+            matched = true;
             forward(record<K, VOut>{r.key, apply(r.key, &r.value, &other.value), std::max(t, other.key), r.headers, false, false});
         }
-        if (!need_outer) return;
+        if (!spec_.outer || matched) return;
+        const std::int64_t release = saturated_add(close_time(t, ThisIsLeft), 1);
         if (replaying) {
-            // Emitted at once (late) or, its window closed by the commit's last emission,
-            // emitted or matched before the commit: not again. Otherwise it waited at the commit
-            // (or was matched by a record replayed after it): parked again.
-            if (!outer_ || !window_open(t, ThisIsLeft, tt.recovery.commit_emitted) || to < tt.recovery.replay_time) return;
+            // Waiting at the commit: parked again (unless a record replayed after it matches it).
+            // Not waiting: emitted before the commit (at once, or once its window closed) or
+            // matched. Not known (the commit had more waiting records than its metadata names):
+            // parked again unless its window had closed by the commit's last emission, which
+            // errs toward a result without partner emitted twice, never one lost.
+            if (!outer_ || !waited.value_or(window_open(t, ThisIsLeft, tt.recovery.commit_emitted))) return;
         } else if (!outer_ || to < tt.stream_time) {
             forward(record<K, VOut>{r.key, apply(r.key, &r.value, nullptr), t, r.headers, false, false});
             return;
@@ -274,7 +288,13 @@ public:
         std::string list = outer_->get(k).value_or(std::string());
         codec_t::append(list, ThisIsLeft, this_serde(), r.value);
         outer_->put(k, list);
-        if (hold_) hold_->hold(saturated_add(close_time(t, ThisIsLeft), 1));
+        if (hold_) {
+            // Held and marked as waiting until emitted or matched (a replayed record parked after
+            // the join emitted past its window goes out at the next emission).
+            const std::int64_t until = std::max(release, saturated_add(tt.emitted_time, 1));
+            hold_->hold(until);
+            tt.recovery.parked(k, *hold_, until, waited.value_or(false));
+        }
     }
 
 private:
@@ -297,18 +317,15 @@ private:
     }
     static std::int64_t saturated_add(std::int64_t a, std::int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
 
-    /// Recovered by recomputation: whether the record at `t` is replayed (its stream time is then
-    /// the replay's); a record past the replay brings back the commit's stream time.
-    bool replay(join_time_tracker& tt, std::int64_t t) {
+    /// Recovered by recomputation: whether the record being processed is replayed; the first
+    /// record past the replay brings back the commit's stream time.
+    bool replay(join_time_tracker& tt) {
         join_recovery& rec = tt.recovery;
         if (!rec.started) {
             rec.start();
             tt.emitted_time = std::max(tt.emitted_time, rec.commit_emitted);
         }
-        if (hold_->replaying()) {
-            rec.replay_time = std::max(rec.replay_time, t);
-            return true;
-        }
+        if (hold_->replaying()) return true;
         if (!rec.caught_up) {
             rec.caught_up = true;
             tt.stream_time = std::max(tt.stream_time, rec.commit_stream_time);
@@ -367,6 +384,7 @@ private:
                 forward(record<K, VOut>{key, joined(), ts, current.headers, false, false});
             });
             outer_->remove(d.key);
+            if (hold_) tt.recovery.gone(d.key, codec_t::is_left(d.key));
         }
         if (hold_) tt.recovery.advance(tt.stream_time, tt.emitted_time);
     }
