@@ -1,8 +1,10 @@
 #include "lib/runtime/offset_holds.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <climits>
+
+#include "lib/runtime/held_marks.hpp"
+#include "lib/runtime/metadata_text.hpp"
 
 namespace kstreams::detail {
 
@@ -39,13 +41,35 @@ public:
     void hold(std::int64_t release) override { set_.hold(*this, release); }
     std::optional<held_origin> origin() override { return set_.origin(*this); }
     bool replaying() const override { return set_.replaying(); }
+    void mark(const held_origin& origin, std::int64_t release) override {
+        if (release > watermark_) marks(origin.partition_slot).mark(origin.offset, release);
+    }
+    void unmark(const held_origin& origin) override { marks(origin.partition_slot).unmark(origin.offset); }
+    std::optional<bool> take_mark() override { return set_.take_mark(*this); }
     void hold_at(const held_origin& origin, std::int64_t release) override { set_.hold_at(*this, origin, release); }
     const std::string& name() const { return name_; }
     std::vector<held_records>& partitions() { return partitions_; }
+    const std::vector<held_records>& partitions() const { return partitions_; }
+    /// Its marks on a partition, by slot.
+    held_marks& marks(std::size_t slot) {
+        if (marks_.size() <= slot) marks_.resize(slot + 1);
+        return marks_[slot];
+    }
+    const held_marks* marks_at(std::size_t slot) const { return slot < marks_.size() ? &marks_[slot] : nullptr; }
+    /// The replay stream time a partition's commit noted, by slot (-1: none).
+    void recovered_replay(std::size_t slot, std::int64_t replay_stream_time) {
+        if (recovered_replay_.size() <= slot) recovered_replay_.resize(slot + 1, -1);
+        recovered_replay_[slot] = replay_stream_time;
+    }
+    std::int64_t recovered_replay(std::size_t slot) const {
+        return slot < recovered_replay_.size() ? recovered_replay_[slot] : -1;
+    }
     /// What a partition's commit noted (replay_stream_time -1: not noted, a version 1 commit or
     /// nothing held there). The owner's own stream time is left to the owner: replaying, it
     /// starts from the replay stream time, and notes the held records with its own again.
-    void recovered(std::int64_t stream_time, std::int64_t watermark, std::int64_t replay_stream_time) {
+    void recovered(std::int64_t stream_time, std::int64_t watermark, std::int64_t replay_stream_time,
+                   std::optional<std::int64_t> note) {
+        if (note) recovered_note_ = note;
         recovered_stream_time_ = std::max(recovered_stream_time_, stream_time);
         recovered_watermark_ = std::max(recovered_watermark_, watermark);
         if (replay_stream_time >= 0 &&
@@ -58,6 +82,8 @@ private:
     offset_holds& set_;
     std::string name_;
     std::vector<held_records> partitions_;  // by the set's partition slot
+    std::vector<std::int64_t> recovered_replay_;  // by the set's partition slot
+    std::vector<held_marks> marks_;               // by the set's partition slot
 };
 
 offset_holds::offset_holds(const task_context& ctx) : ctx_(ctx) {}
@@ -104,6 +130,13 @@ void offset_holds::hold_at(owner_hold& o, const held_origin& origin, std::int64_
     parts[origin.partition_slot].hold(origin.offset, release, origin.stream_time);
 }
 
+std::optional<bool> offset_holds::take_mark(owner_hold& o) {
+    const record_metadata* m = ctx_.current_metadata();
+    if (!m || m->offset < 0) return false;
+    const std::size_t slot = find_slot(m->topic, m->partition);
+    return slot < slots_.size() ? o.marks(slot).take(m->offset) : false;
+}
+
 std::size_t offset_holds::find_slot(std::string_view topic, std::int32_t partition) const {
     for (std::size_t i = 0; i < slots_.size(); ++i)
         if (slots_[i].partition == partition && slots_[i].topic == topic) return i;
@@ -114,8 +147,10 @@ std::int64_t offset_holds::held_offset(std::string_view topic, std::int32_t part
     std::int64_t held = INT64_MAX;
     const std::size_t slot = find_slot(topic, partition);
     if (slot == slots_.size()) return held;
-    for (auto& o : owners_)
+    for (auto& o : owners_) {
         if (slot < o->partitions().size()) held = std::min(held, o->partitions()[slot].earliest(o->watermark()));
+        o->marks(slot).release(o->watermark());
+    }
     return held;
 }
 
@@ -123,24 +158,17 @@ namespace {
 constexpr std::string_view magic_v1 = "kstreams-recompute:1:";
 constexpr std::string_view magic = offset_holds::metadata_magic;
 static_assert(magic.size() == magic_v1.size());
-
-bool read_int(std::string_view& in, std::int64_t& out) {
-    const auto [end, ec] = std::from_chars(in.data(), in.data() + in.size(), out);
-    if (ec != std::errc{}) return false;
-    in.remove_prefix(static_cast<std::size_t>(end - in.data()));
-    return true;
-}
-bool read_char(std::string_view& in, char c) {
-    if (in.empty() || in.front() != c) return false;
-    in.remove_prefix(1);
-    return true;
-}
+using metadata_text::read_char;
+using metadata_text::read_int;
 }  // namespace
 
 // "kstreams-recompute:2:<processed>" then per owner
-// ";<name length>:<name><stream time>,<watermark>,<replay stream time>". Version 1 had no replay
-// stream time (read still: the replay then starts from the stream time).
-std::string offset_holds::commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed) const {
+// ";<name length>:<name><stream time>,<watermark>,<replay stream time>" and ",<note>" if the owner
+// noted one, then "/<marks>" (held_marks) if it marked records the restart processes again (both
+// additions read as optional, so earlier version 2 metadata reads the same). Version 1 had no
+// replay stream time (read still: the replay then starts from the stream time).
+std::string offset_holds::commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t committed,
+                                          std::int64_t processed) const {
     const std::size_t slot = find_slot(topic, partition);
     std::string out(magic);
     out += std::to_string(processed);
@@ -153,7 +181,17 @@ std::string offset_holds::commit_metadata(std::string_view topic, std::int32_t p
         out += ',';
         out += std::to_string(o->watermark());
         out += ',';
-        out += std::to_string(slot < o->partitions().size() ? o->partitions()[slot].earliest_stream_time() : -1);
+        std::int64_t replay = slot < o->partitions().size() ? o->partitions()[slot].earliest_stream_time() : -1;
+        // Nothing held there yet while the partition is still replayed (a commit in the middle of
+        // a replay): the records it held at the commit resumed from come later in the replay, and
+        // the next replay starts from where that commit said.
+        if (replay < 0 && slot < replay_until_.size() && processed <= replay_until_[slot]) replay = o->recovered_replay(slot);
+        out += std::to_string(replay);
+        if (const auto note = o->noted()) {
+            out += ',';
+            out += std::to_string(*note);
+        }
+        if (const held_marks* marks = o->marks_at(slot)) marks->encode(out, committed);
     }
     return out;
 }
@@ -183,7 +221,15 @@ std::int64_t offset_holds::recover(std::string_view topic, std::int32_t partitio
         in.remove_prefix(static_cast<std::size_t>(length));
         if (!read_int(in, stream_time) || !read_char(in, ',') || !read_int(in, watermark)) return -1;
         if (!v1 && (!read_char(in, ',') || !read_int(in, replay_stream_time))) return -1;
-        static_cast<owner_hold*>(owner(name))->recovered(stream_time, watermark, replay_stream_time);
+        std::optional<std::int64_t> note;
+        if (std::int64_t v = 0; !v1 && read_char(in, ',')) {
+            if (!read_int(in, v)) return -1;
+            note = v;
+        }
+        auto* o = static_cast<owner_hold*>(owner(name));
+        if (!v1 && read_char(in, '/') && !o->marks(slot).decode(in)) return -1;
+        o->recovered(stream_time, watermark, replay_stream_time, note);
+        o->recovered_replay(slot, replay_stream_time);
     }
     return processed;
 }

@@ -61,12 +61,14 @@ public:
     /// The earliest offset of `topic`'s `partition` some owner still holds; INT64_MAX if none.
     std::int64_t held_offset(std::string_view topic, std::int32_t partition);
 
-    /// What a commit of a partition carries in its metadata: the owners' stream times and
-    /// watermarks, the stream time each noted with its earliest record held on that partition
-    /// (call held_offset first: it forgets what was released), and `processed` (the offset after
-    /// the last record processed), so that the records before it processed again after a restart
-    /// are known as replayed.
-    std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed) const;
+    /// What a commit of a partition at offset `committed` carries in its metadata: the owners'
+    /// stream times, watermarks and notes, the stream time each noted with its earliest record
+    /// held on that partition (call held_offset first: it forgets what was released), the records
+    /// they marked from `committed` on, and `processed` (the offset after the last record
+    /// processed), so that the records before it processed again after a restart are known as
+    /// replayed.
+    std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t committed,
+                                std::int64_t processed) const;
     /// How commit_metadata's text starts (version 1 started "kstreams-recompute:1:").
     static constexpr std::string_view metadata_magic = "kstreams-recompute:2:";
     /// Reads a partition's committed metadata (written by commit_metadata): the owners named
@@ -85,6 +87,7 @@ private:
     void hold(owner_hold& o, std::int64_t release);
     std::optional<held_origin> origin(const owner_hold& o);
     void hold_at(owner_hold& o, const held_origin& origin, std::int64_t release);
+    std::optional<bool> take_mark(owner_hold& o);
     std::size_t slot_of(std::string_view topic, std::int32_t partition);
     /// The slot of a partition seen before; slots_.size() if none.
     std::size_t find_slot(std::string_view topic, std::int32_t partition) const;

@@ -88,14 +88,15 @@ void partition_group::offer(partition_queue* q) {
     heap_[k] = q;
 }
 
-partition_queue* partition_group::poll() {
-    partition_queue* top = heap_.front();
-    top->in_heap_ = false;
+void partition_group::remove(partition_queue* q) {
+    // java.util.PriorityQueue.removeAt: the last element takes q's place and sifts down, or up.
+    const std::size_t at = static_cast<std::size_t>(std::find(heap_.begin(), heap_.end(), q) - heap_.begin());
+    q->in_heap_ = false;
     partition_queue* x = heap_.back();
     heap_.pop_back();
     const std::size_t n = heap_.size();
-    if (n == 0) return top;
-    std::size_t k = 0;
+    if (at == n) return;
+    std::size_t k = at;
     while (k < n / 2) {
         std::size_t c = 2 * k + 1;
         if (c + 1 < n && heap_[c]->head_ts_ > heap_[c + 1]->head_ts_) ++c;
@@ -104,13 +105,31 @@ partition_queue* partition_group::poll() {
         k = c;
     }
     heap_[k] = x;
-    return top;
+    if (k != at) return;
+    while (k > 0) {
+        const std::size_t parent = (k - 1) / 2;
+        if (x->head_ts_ >= heap_[parent]->head_ts_) break;
+        heap_[k] = heap_[parent];
+        k = parent;
+    }
+    heap_[k] = x;
+}
+
+partition_queue* partition_group::replayed_first(partition_queue* best) const {
+    // Recovery by recomputation: the records processed before the commit resumed from come again
+    // before any record after them, as the first time (a join's or an aggregation's state is then
+    // the commit's when the first new record comes); among them, by timestamp.
+    if (best->replayed_head()) return best;
+    partition_queue* replayed = nullptr;
+    for (partition_queue* q : heap_)
+        if (q->replayed_head() && (!replayed || q->head_ts_ < replayed->head_ts_)) replayed = q;
+    return replayed ? replayed : best;
 }
 
 partition_queue* partition_group::next(std::int64_t now, std::int64_t max_idle_ms, const lag_function& lag,
                                        std::optional<std::int64_t>& idle_until) {
     if (heap_.empty()) return nullptr;
-    partition_queue* best = heap_.front();
+    partition_queue* best = replayed_first(heap_.front());
     if (heap_.size() == queues_.size() || max_idle_ms < 0) {
         if (!idle_deadline_.empty()) idle_deadline_.clear();
         return best;
@@ -137,8 +156,7 @@ partition_queue* partition_group::next(std::int64_t now, std::int64_t max_idle_m
 }
 
 fetched_record partition_group::take(partition_queue& q, stream_task& task) {
-    partition_queue* top = poll();
-    (void)top;  // next() returned the top of the heap
+    remove(&q);
     fetched_record r = q.take_head();
     try {
         if (!q.empty() && q.update_head(task)) offer(&q);

@@ -39,6 +39,8 @@ public:
     consumer_port& owner() const { return owner_; }
     std::size_t size() const { return records_.size(); }
     bool empty() const { return records_.empty(); }
+    /// Whether the head was processed before the commit resumed from (see replay_until).
+    bool replayed_head() const { return !records_.empty() && records_.front().offset < replay_until; }
 
     void push(const fetched_record& r) {
         records_.push_back(r);
@@ -99,7 +101,8 @@ public:
     /// Records were pushed into `q`: a queue that was empty gets its head and joins the order.
     void pushed(partition_queue& q, stream_task& task);
 
-    /// The queue whose head is next, or nullptr if the task must wait. `idle_until` is set to the
+    /// The queue whose head is next (replayed heads first, see replayed_first), or nullptr if the
+    /// task must wait. `idle_until` is set to the
     /// wall-clock time at which waiting for an empty partition ends (max.task.idle.ms; negative
     /// never waits).
     partition_queue* next(std::int64_t now, std::int64_t max_idle_ms, const lag_function& lag,
@@ -113,7 +116,9 @@ public:
 
 private:
     void offer(partition_queue* q);
-    partition_queue* poll();
+    void remove(partition_queue* q);
+    /// `best` (the lowest head timestamp), unless another queue's head is replayed and best's is not.
+    partition_queue* replayed_first(partition_queue* best) const;
 
     std::vector<std::unique_ptr<partition_queue>> queues_;
     /// Non-empty queues by head timestamp, as the binary heap of java.util.PriorityQueue.

@@ -551,12 +551,12 @@ void stream_task::add_processor_metadata(std::string_view key, std::int64_t valu
     else it->second = value;
 }
 
-std::string stream_task::commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed,
-                                        std::int64_t partition_time) const {
+std::string stream_task::commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t committed,
+                                        std::int64_t processed, std::int64_t partition_time) const {
     // As Kafka's, every commit carries the partition time (a restarted task resumes from it).
     std::string out = encode_topic_partition_metadata({partition_time, processor_metadata_});
     if (holds_.empty()) return out;
-    return out + '|' + holds_.commit_metadata(topic, partition, processed);
+    return out + '|' + holds_.commit_metadata(topic, partition, committed, processed);
 }
 
 stream_task::recovered_metadata stream_task::recover(std::string_view topic, std::int32_t partition, std::string_view metadata) {

@@ -277,12 +277,12 @@ public:
     // Processor metadata (Kafka's ProcessorMetadata, committed with the input offsets)
     std::optional<std::int64_t> processor_metadata_for_key(std::string_view key) const override;
     void add_processor_metadata(std::string_view key, std::int64_t value) override;
-    /// The metadata of a commit of one of its partitions (`processed`: the offset after the last
-    /// record processed there; `partition_time`: its partition time): Kafka's encoded partition
-    /// time and processor metadata, then '|' and the offset holds' when the task holds offsets
-    /// (call held_offset first).
-    std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t processed,
-                                std::int64_t partition_time) const;
+    /// The metadata of a commit of one of its partitions at offset `committed` (`processed`: the
+    /// offset after the last record processed there; `partition_time`: its partition time):
+    /// Kafka's encoded partition time and processor metadata, then '|' and the offset holds' when
+    /// the task holds offsets (call held_offset first).
+    std::string commit_metadata(std::string_view topic, std::int32_t partition, std::int64_t committed,
+                                std::int64_t processed, std::int64_t partition_time) const;
     /// What a partition's committed metadata says, read before its first record.
     struct recovered_metadata {
         /// The offset up to which records coming again were processed before (-1: none known).

@@ -906,7 +906,7 @@ void task_manager::prepare_commit(managed_task& t) {
             // what was released) may change while the offset does not: committed again then.
             std::string metadata;
             if (offset >= 0)
-                metadata = task.commit_metadata(q->topic(), q->partition(), processed, q->partition_time());
+                metadata = task.commit_metadata(q->topic(), q->partition(), offset, processed, q->partition_time());
             if (offset >= 0 && (offset != q->committed || metadata != q->committed_metadata))
                 t.to_commit.push_back({q.get(), offset, std::move(metadata)});
         }

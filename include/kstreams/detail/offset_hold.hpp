@@ -44,6 +44,17 @@ public:
     /// Whether the record being processed is replayed: it was processed before the commit the
     /// task resumed from (what it forwarded then went out before that commit).
     virtual bool replaying() const = 0;
+    /// Marks a record (`origin`, as origin() gave it while the record was processed) until the
+    /// watermark reaches `release` or it is unmarked: the commit's metadata names the marked
+    /// records a restart may process again (up to a bound per partition), so that the replay
+    /// tells them apart whatever order it takes the task's partitions in (a join's records still
+    /// waiting for a partner at the commit).
+    virtual void mark(const held_origin& origin, std::int64_t release) = 0;
+    virtual void unmark(const held_origin& origin) = 0;
+    /// Replaying: whether the commit resumed from named the record being processed as marked
+    /// (nullopt: it could not say, having more marks than it could name); the record is this
+    /// run's to mark again from then on.
+    virtual std::optional<bool> take_mark() = 0;
     /// The owner's stream time and watermark (both only grow): records held until a release at or
     /// below the watermark are no longer needed.
     void advance(std::int64_t stream_time, std::int64_t watermark) {
@@ -60,6 +71,12 @@ public:
     /// (-1: not known): replayed records are judged from it, as the first time. An owner whose
     /// records may start windows that outlive their own (sliding windows) needs it.
     std::int64_t recovered_replay_stream_time() const { return recovered_replay_stream_time_; }
+    /// A value of the owner's own carried by the commit's metadata (a stream-stream join's
+    /// earliest time of a record waiting for a partner, which decides when it looks for records
+    /// to emit next); recovered_note() gives it back after a restart (nullopt: none noted).
+    void note(std::int64_t v) { note_ = v; }
+    std::optional<std::int64_t> noted() const { return note_; }
+    std::optional<std::int64_t> recovered_note() const { return recovered_note_; }
     /// Called by the task before each commit (before record caches are flushed): an owner
     /// emitting on window close emits what closed, so that its watermark is what it emitted.
     std::function<void()> before_commit;
@@ -70,6 +87,8 @@ protected:
     std::int64_t recovered_stream_time_ = -1;
     std::int64_t recovered_watermark_ = -1;
     std::int64_t recovered_replay_stream_time_ = -1;
+    std::optional<std::int64_t> note_;
+    std::optional<std::int64_t> recovered_note_;
 };
 
 /// Offered by a task whose topology has stores recovered by recomputation.

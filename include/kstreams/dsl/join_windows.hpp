@@ -15,6 +15,7 @@
 namespace kstreams {
 
 class window_bytes_store_supplier;
+enum class recovery;  // <kstreams/detail/recompute_store.hpp>; value-initialized: recovery::changelog
 
 namespace dsl_detail {
 enum class join_kind { inner, left, outer };
@@ -82,22 +83,24 @@ struct stream_joined {
     /// memory for an in-memory supplier, RocksDB for a RocksDB one).
     std::shared_ptr<const window_bytes_store_supplier> this_store_supplier{};
     std::shared_ptr<const window_bytes_store_supplier> other_store_supplier{};
+    /// How the join's buffers survive a failure (with_recovery); value-initialized: changelog.
+    kstreams::recovery recovery_mode{};
 
     static stream_joined as(std::string store) { stream_joined s; s.store_name = std::move(store); return s; }
     template <class S>
     stream_joined<S, VS, OS> with_key_serde(S s) const {
         return {std::move(s), value_serde, other_value_serde, name, store_name, logging, log_config, store_type,
-                this_store_supplier, other_store_supplier};
+                this_store_supplier, other_store_supplier, recovery_mode};
     }
     template <class S>
     stream_joined<KS, S, OS> with_value_serde(S s) const {
         return {key_serde, std::move(s), other_value_serde, name, store_name, logging, log_config, store_type,
-                this_store_supplier, other_store_supplier};
+                this_store_supplier, other_store_supplier, recovery_mode};
     }
     template <class S>
     stream_joined<KS, VS, S> with_other_value_serde(S s) const {
         return {key_serde, value_serde, std::move(s), name, store_name, logging, log_config, store_type,
-                this_store_supplier, other_store_supplier};
+                this_store_supplier, other_store_supplier, recovery_mode};
     }
     stream_joined with_this_store_supplier(std::shared_ptr<const window_bytes_store_supplier> s) const {
         auto c = *this;
@@ -122,6 +125,13 @@ struct stream_joined {
     stream_joined with_in_memory_stores() const { return with_store_type(dsl_store_type::in_memory); }
     /// Kafka's StreamJoined.withDslStoreSuppliers(built-in RocksDB / in-memory suppliers).
     stream_joined with_store_type(dsl_store_type t) const { auto c = *this; c.store_type = t; return c; }
+    /// How the join's buffers survive a failure: recovery::changelog (the default, Kafka Streams'
+    /// only way) or recovery::recompute (not in Kafka Streams): both buffers, and a left/outer
+    /// join's store of records waiting for a partner, are kept in memory only, with no changelog,
+    /// whatever store type and logging are asked for; input offsets are committed no further than
+    /// the earliest record a buffer still needs, and a restart processes them again (see the
+    /// README). A store supplier making a persistent store is refused when the task starts.
+    stream_joined with_recovery(kstreams::recovery r) const { auto c = *this; c.recovery_mode = r; return c; }
 };
 template <class KS, class VS, class OS>
 stream_joined<KS, VS, OS> stream_joined_with(KS ks, VS vs, OS os) { return {std::move(ks), std::move(vs), std::move(os)}; }

@@ -3,7 +3,9 @@
 // add KSTREAM-WINDOWED (x2), KSTREAM-JOINTHIS / -OUTERTHIS, KSTREAM-JOINOTHER / -OUTEROTHER and
 // KSTREAM-MERGE, with the window stores <join-this>-store and <join-other>-store (retention
 // before + after + grace, window size before + after, duplicates kept) and, for left/outer joins,
-// the shared store KSTREAM-OUTERSHARED-<index>-store. Included by <kstreams/dsl.hpp>.
+// the shared store KSTREAM-OUTERSHARED-<index>-store. Recovered by recomputation
+// (stream_joined::with_recovery), all three are in memory, unlogged and marked for it. Included by
+// <kstreams/dsl.hpp>.
 #pragma once
 
 #include <chrono>
@@ -11,6 +13,7 @@
 #include <string>
 
 #include <kstreams/detail/dsl_store_choice.hpp>
+#include <kstreams/detail/recompute_store.hpp>
 #include <kstreams/dsl/detail/handle.hpp>
 #include <kstreams/dsl/detail/header_logged_stores.hpp>
 #include <kstreams/dsl/join_windows.hpp>
@@ -39,22 +42,35 @@ inline std::string suffixed_or_generated(builder_state& b, const std::string& us
     return user.empty() ? generated : user + std::string(suffix);
 }
 
+/// A join store marked for recovery by recomputation when `recompute` (its state is bounded by
+/// the windows and grace), else as it is.
+inline std::shared_ptr<const store_builder> join_store_recovered(std::shared_ptr<const store_builder> b, bool recompute) {
+    if (!recompute) return b;
+    return std::make_shared<kstreams::detail::recompute_store_builder>(std::move(b), true);
+}
+
 /// A side's buffer: the user's supplier (stream_joined::with_this/other_store_supplier) or one of
-/// the join's own, RocksDB or in memory.
+/// the join's own, RocksDB or in memory (always in memory and unlogged when recomputed).
 template <class K, class V>
 std::shared_ptr<const store_builder> join_window_store(const std::string& name, const join_windows& w,
                                                        const std::shared_ptr<const window_bytes_store_supplier>& user,
-                                                       const std::optional<dsl_store_type>& type, bool logging,
+                                                       std::optional<dsl_store_type> type, bool logging,
                                                        const std::map<std::string, std::string>& log_config,
-                                                       serde_ref<K> ks, serde_ref<V> vs) {
-    if (user) return std::make_shared<join_window_store_builder<K, V>>(user, ks, vs, logging, log_config);
+                                                       serde_ref<K> ks, serde_ref<V> vs, bool recompute) {
+    if (recompute) {
+        type = dsl_store_type::in_memory;
+        logging = false;
+    }
+    if (user)
+        return join_store_recovered(std::make_shared<join_window_store_builder<K, V>>(user, ks, vs, logging, log_config),
+                                    recompute);
     const std::chrono::milliseconds retention(w.size_ms() + w.grace_ms()), size(w.size_ms());
-    return kstreams::detail::dsl_store_of(type, [&](bool rocks_db) {
+    return join_store_recovered(kstreams::detail::dsl_store_of(type, [&](bool rocks_db) {
         auto supplier = rocks_db ? stores::persistent_window_store(name, retention, size, true)
                                  : stores::in_memory_window_store(name, retention, size, true);
         return std::shared_ptr<const store_builder>(
             std::make_shared<join_window_store_builder<K, V>>(std::move(supplier), ks, vs, logging, log_config));
-    });
+    }), recompute);
 }
 
 /// Kafka's checks of a user's join store supplier (KStreamImplJoin.assertWindowSettings); the
@@ -135,15 +151,21 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
         if (!outer_type && sj.this_store_supplier) outer_type = kstreams::detail::window_supplier_kind(*sj.this_store_supplier);
     }
 
-    dsl_detail::graph_node tw = dsl_detail::processor_node_of<K, V, K, V, dsl_detail::join_window_node<K, V>>(this_windowed, {this_node}, this_store);
+    const bool recompute = sj.recovery_mode == recovery::recompute;
+    if (recompute) outer_type = dsl_store_type::in_memory;
+    const std::string tracker_slot = "stream-join-time:" + this_join;
+    const dsl_detail::join_buffer_spec buffer{tracker_slot, w.size_ms() + w.grace_ms(), left_outer};
+    dsl_detail::graph_node tw = dsl_detail::processor_node_of<K, V, K, V, dsl_detail::join_window_node<K, V>>(
+        this_windowed, {this_node}, this_store, buffer);
     tw.stores.push_back(dsl_detail::join_window_store<K, V>(this_store, w, sj.this_store_supplier, sj.store_type, sj.logging,
-                                                            sj.log_config, ks, vs));
+                                                            sj.log_config, ks, vs, recompute));
     // Kafka labels the join node, a child of both sides: both sides' repartitions keep null keys.
     tw.null_key_relaxed_join = left_outer;
     const std::size_t tw_i = b.add(std::move(tw));
-    dsl_detail::graph_node ow = dsl_detail::processor_node_of<K, V2, K, V2, dsl_detail::join_window_node<K, V2>>(other_windowed, {other_node}, other_store);
+    dsl_detail::graph_node ow = dsl_detail::processor_node_of<K, V2, K, V2, dsl_detail::join_window_node<K, V2>>(
+        other_windowed, {other_node}, other_store, buffer);
     ow.stores.push_back(dsl_detail::join_window_store<K, V2>(other_store, w, sj.other_store_supplier, sj.store_type, sj.logging,
-                                                             sj.log_config, ks, os));
+                                                             sj.log_config, ks, os, recompute));
     ow.null_key_relaxed_join = left_outer;
     const std::size_t ow_i = b.add(std::move(ow));
 
@@ -152,7 +174,7 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
     spec.windows_before = w.before_ms();
     spec.windows_after = w.after_ms();
     spec.grace = w.grace_ms();
-    spec.tracker_slot = "stream-join-time:" + this_join;
+    spec.tracker_slot = tracker_slot;
     dsl_detail::join_side_spec this_spec = spec, other_spec = spec;
     this_spec.other_store = other_store;
     this_spec.join_before = w.before_ms();
@@ -169,14 +191,14 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
         this_join, {tw_i}, this_spec, codec, fn_t{joiner});
     tj.connected_stores = {other_store};
     if (left_outer) {
-        tj.stores.push_back(kstreams::detail::dsl_store_of(outer_type, [&](bool rocks_db) {
+        tj.stores.push_back(dsl_detail::join_store_recovered(kstreams::detail::dsl_store_of(outer_type, [&](bool rocks_db) {
             auto ob = std::make_shared<key_value_store_builder<std::string, std::string>>(stores::key_value_store_builder<std::string, std::string>(
                 rocks_db ? stores::persistent_key_value_store(outer_store) : stores::in_memory_key_value_store(outer_store)));
             ob->with_caching_disabled();
-            if (sj.logging) ob->with_logging_enabled(sj.log_config);
+            if (sj.logging && !recompute) ob->with_logging_enabled(sj.log_config);
             else ob->with_logging_disabled();
             return std::shared_ptr<const store_builder>(std::move(ob));
-        }));
+        }), recompute));
     }
     const std::size_t tj_i = b.add(std::move(tj));
     dsl_detail::graph_node oj = dsl_detail::processor_node_of<K, V2, K, VOut, dsl_detail::stream_join_node<K, V2, V, VOut, fn_t, false>>(
@@ -186,8 +208,9 @@ auto kstream<K, V>::do_join(const kstream<K, V2>& other, F joiner, const join_wi
     const std::size_t oj_i = b.add(std::move(oj));
     dsl_detail::graph_node mg = dsl_detail::processor_node_of<K, VOut, K, VOut, dsl_detail::passthrough_node<K, VOut>>(merge, {tj_i, oj_i});
     if constexpr (std::is_same_v<V, V2>) {
-        if (this_node == other_node) {
-            // One stream on both sides: single.store.self.join may plan it with one store.
+        if (this_node == other_node && !recompute) {
+            // One stream on both sides: single.store.self.join may plan it with one store (not
+            // when recovered by recomputation, whose join processors hold the offsets).
             auto plan = std::make_shared<dsl_detail::self_join_plan>();
             plan->other_windowed = ow_i;
             plan->this_join = tj_i;

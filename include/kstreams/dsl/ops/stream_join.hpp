@@ -5,7 +5,9 @@
 // either side has seen (Kafka's per-task TimeTracker). Left/outer joins park a record without
 // partner in a shared "outer" key-value store (key = 8-byte BE timestamp ‖ side byte ‖ key, so it
 // iterates in timestamp order) and emit it null-padded once stream time passes t + after + grace
-// (for the right side: t + before + grace); a later partner deletes it.
+// (for the right side: t + before + grace); a later partner deletes it. Recovered by
+// recomputation, the processors hold input offsets and judge replayed records as
+// <kstreams/dsl/detail/join_recompute.hpp> says.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include <kstreams/detail/internal_configs.hpp>
 #include <kstreams/detail/node.hpp>
 #include <kstreams/detail/task_context.hpp>
+#include <kstreams/dsl/detail/join_recompute.hpp>
 #include <kstreams/dsl/detail/joiner_args.hpp>
 #include <kstreams/dsl/join_windows.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
@@ -80,6 +83,16 @@ struct join_time_tracker {
     std::int64_t stream_time = -1;  // Kafka's NO_TIMESTAMP
     std::int64_t min_time = INT64_MAX;
     std::int64_t next_time_to_emit = 0;
+    std::int64_t emitted_time = -1;  ///< the stream time of the last look for records to emit
+    join_recovery recovery;          ///< recovered by recomputation
+};
+
+/// What a side's KSTREAM-WINDOWED needs to hold offsets when its buffer is recovered by
+/// recomputation.
+struct join_buffer_spec {
+    std::string tracker_slot;
+    std::int64_t retention = 0;  ///< the buffer's: before + after + grace
+    bool outer = false;          ///< a left/outer join: records are held until records without partner were emitted
 };
 
 /// KSTREAM-WINDOWED: forwards the record, then keeps it (unless its key or value is null) in this
@@ -87,21 +100,38 @@ struct join_time_tracker {
 template <class K, class V>
 class join_window_node final : public kstreams::detail::node {
 public:
-    join_window_node(std::string name, std::string store) : node(std::move(name)), store_name_(std::move(store)) {}
+    join_window_node(std::string name, std::string store, join_buffer_spec spec = {})
+        : node(std::move(name)), store_name_(std::move(store)), spec_(std::move(spec)), clock_(spec_.retention) {}
     void init(kstreams::detail::task_context& ctx) override {
         node::init(ctx);
         store_ = dynamic_cast<window_store<K, V>*>(&ctx.store(store_name_, *this));
         if (!store_) throw topology_error("processor " + name() + ": store " + store_name_ + " is not a window store of the join's types");
+        hold_ = kstreams::detail::offset_hold_of(ctx, store_name_, *this);
+        if (hold_) tracker_ = &ctx.task_slot<join_time_tracker>(spec_.tracker_slot);
     }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
         forward(r);
-        if (!has_null_key(r) && !has_null_value(r)) store_->put(r.key, r.value, r.timestamp);
+        if (has_null_key(r) || has_null_value(r)) return;
+        if (hold_) {
+            // Put as the store would have the first time; held while the buffer can show it and
+            // (left/outer) until the join emitted what had no partner by then.
+            const bool kept = clock_.admit(*hold_, r.timestamp);
+            const std::int64_t emitted = spec_.outer ? tracker_->emitted_time : clock_.time();
+            hold_->advance(clock_.time(), std::min(clock_.time(), emitted));
+            if (!kept) return;
+            hold_->hold(clock_.release(r.timestamp));
+        }
+        store_->put(r.key, r.value, r.timestamp);
     }
 
 private:
     std::string store_name_;
+    join_buffer_spec spec_;
     window_store<K, V>* store_ = nullptr;
+    kstreams::detail::offset_hold* hold_ = nullptr;  ///< recovered by recomputation
+    join_time_tracker* tracker_ = nullptr;
+    join_buffer_clock clock_;
 };
 
 /// Parameters of one side's join processor.
@@ -194,6 +224,11 @@ public:
             if (!outer_) throw topology_error("processor " + name() + ": store " + spec_.outer_store + " is not the join's outer store");
         }
         tracker_ = &ctx.task_slot<join_time_tracker>(spec_.tracker_slot);
+        hold_ = kstreams::detail::offset_hold_of(ctx, spec_.other_store, *this);
+        if (hold_) {
+            tracker_->recovery.holds[ThisIsLeft ? 0 : 1] = hold_;
+            hold_->before_commit = [this] { tracker_->recovery.note(tracker_->min_time); };
+        }
         emit_interval_ms_ = kstreams::detail::internal_config::milliseconds(
             ctx, kstreams::detail::internal_config::outer_join_emit_interval_ms, 1000);
     }
@@ -202,8 +237,13 @@ public:
         const auto& r = *static_cast<const record<K, VThis>*>(p);
         const std::int64_t t = r.timestamp;
         join_time_tracker& tt = *tracker_;
-        tt.stream_time = std::max(tt.stream_time, t);
+        const bool replaying = hold_ && replay(tt);
+        if (!replaying) tt.stream_time = std::max(tt.stream_time, t);
+        // Replaying, the join's stream time is not known (it depends on the order the partitions
+        // were taken in): the commit's stays noted.
+        if (hold_) tt.recovery.advance(replaying ? -1 : tt.stream_time, tt.emitted_time);
         if (spec_.outer && has_null_key(r) && !has_null_value(r)) {
+            if (replaying) return;  // went out before the commit
             // Left/outer joins pass a null-key record on at once, null-padded.
             forward(record<K, VOut>{r.key, apply(r.key, &r.value, nullptr), t, r.headers, r.key_null, false});
             return;
@@ -212,30 +252,54 @@ public:
             ctx_->record_dropped(has_null_key(r) ? metric::dropped_null_key : metric::dropped_null_value, *this);
             return;
         }
-        if (outer_ && t == tt.stream_time) emit_non_joined(r);
+        // Replaying: whether the commit named it as waiting for a partner (nullopt: not known).
+        const std::optional<bool> waited = replaying ? hold_->take_mark() : std::optional<bool>{};
+        if (outer_ && !replaying && t == tt.stream_time) emit_non_joined(r);
 
         const std::int64_t from = std::max<std::int64_t>(0, java_add(t, -spec_.join_before));
         const std::int64_t to = std::max<std::int64_t>(0, java_add(t, spec_.join_after));
         auto it = other_->fetch(r.key, from, to);
-        const bool need_outer = spec_.outer && !it.has_next();
+        bool matched = false;
         while (it.has_next()) {
             const auto other = it.next();
             if (outer_) {
                 // A partner arrived: the other record is no longer waiting to be emitted alone.
                 const std::string k = codec_.encode_key(other.key, !ThisIsLeft, r.key);
-                if (outer_->get(k)) outer_->remove(k);
+                // Unless the commit named it as waiting: then this record, processed before the
+                // commit, did not match it (it came later in the replay than the first time).
+                if (replaying && tt.recovery.named.count(k)) continue;
+                if (outer_->get(k)) {
+                    outer_->remove(k);
+                    if (hold_) tt.recovery.gone(k, !ThisIsLeft);
+                }
             }
+            matched = true;
             forward(record<K, VOut>{r.key, apply(r.key, &r.value, &other.value), std::max(t, other.key), r.headers, false, false});
         }
-        if (!need_outer) return;
-        if (!outer_ || to < tt.stream_time) {
+        if (!spec_.outer || matched) return;
+        const std::int64_t release = saturated_add(close_time(t, ThisIsLeft), 1);
+        if (replaying) {
+            // Waiting at the commit: parked again (unless a record replayed after it matches it).
+            // Not waiting: emitted before the commit (at once, or once its window closed) or
+            // matched. Not known (the commit had more waiting records than its metadata names):
+            // parked again unless its window had closed by the commit's last emission, which
+            // errs toward a result without partner emitted twice, never one lost.
+            if (!outer_ || !waited.value_or(window_open(t, ThisIsLeft, tt.recovery.commit_emitted))) return;
+        } else if (!outer_ || to < tt.stream_time) {
             forward(record<K, VOut>{r.key, apply(r.key, &r.value, nullptr), t, r.headers, false, false});
-        } else {
-            tt.min_time = std::min(tt.min_time, t);
-            const std::string k = codec_.encode_key(t, ThisIsLeft, r.key);
-            std::string list = outer_->get(k).value_or(std::string());
-            codec_t::append(list, ThisIsLeft, this_serde(), r.value);
-            outer_->put(k, list);
+            return;
+        }
+        tt.min_time = std::min(tt.min_time, t);
+        const std::string k = codec_.encode_key(t, ThisIsLeft, r.key);
+        std::string list = outer_->get(k).value_or(std::string());
+        codec_t::append(list, ThisIsLeft, this_serde(), r.value);
+        outer_->put(k, list);
+        if (hold_) {
+            // Held and marked as waiting until emitted or matched (a replayed record parked after
+            // the join emitted past its window goes out at the next emission).
+            const std::int64_t until = std::max(release, saturated_add(tt.emitted_time, 1));
+            hold_->hold(until);
+            tt.recovery.parked(k, *hold_, until, waited.value_or(false));
         }
     }
 
@@ -249,8 +313,31 @@ private:
         else return codec_.right;
     }
 
-    bool window_open(std::int64_t ts, bool is_left) const {
-        return java_add(java_add(ts, is_left ? spec_.windows_after : spec_.windows_before), spec_.grace) >= tracker_->stream_time;
+    /// The last stream time at which a record at `ts` of that side may still find a partner.
+    std::int64_t close_time(std::int64_t ts, bool is_left) const {
+        return java_add(java_add(ts, is_left ? spec_.windows_after : spec_.windows_before), spec_.grace);
+    }
+    bool window_open(std::int64_t ts, bool is_left) const { return window_open(ts, is_left, tracker_->stream_time); }
+    bool window_open(std::int64_t ts, bool is_left, std::int64_t stream_time) const {
+        return close_time(ts, is_left) >= stream_time;
+    }
+    static std::int64_t saturated_add(std::int64_t a, std::int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+
+    /// Recovered by recomputation: whether the record being processed is replayed; the first
+    /// record past the replay brings back the commit's stream time.
+    bool replay(join_time_tracker& tt) {
+        join_recovery& rec = tt.recovery;
+        if (!rec.started) {
+            rec.start();
+            tt.emitted_time = std::max(tt.emitted_time, rec.commit_emitted);
+        }
+        if (hold_->replaying()) return true;
+        if (!rec.caught_up) {
+            rec.caught_up = true;
+            tt.stream_time = std::max(tt.stream_time, rec.commit_stream_time);
+            if (rec.commit_min_time) tt.min_time = *rec.commit_min_time;
+        }
+        return false;
     }
 
     /// Emits, in timestamp order, the parked records whose window has closed (Kafka's
@@ -264,6 +351,7 @@ private:
         if (now < tt.next_time_to_emit) return;
         tt.next_time_to_emit = now + emit_interval_ms_;
         tt.min_time = INT64_MAX;
+        tt.emitted_time = std::max(tt.emitted_time, tt.stream_time);  // all that closed goes out below
 
         struct parked {
             std::string key;
@@ -302,7 +390,9 @@ private:
                 forward(record<K, VOut>{key, joined(), ts, current.headers, false, false});
             });
             outer_->remove(d.key);
+            if (hold_) tt.recovery.gone(d.key, codec_t::is_left(d.key));
         }
+        if (hold_) tt.recovery.advance(tt.stream_time, tt.emitted_time);
     }
 
     join_side_spec spec_;
@@ -311,6 +401,7 @@ private:
     window_store<K, VOther>* other_ = nullptr;
     key_value_store<std::string, std::string>* outer_ = nullptr;
     join_time_tracker* tracker_ = nullptr;
+    kstreams::detail::offset_hold* hold_ = nullptr;  ///< recovered by recomputation
     std::int64_t emit_interval_ms_ = 1000;
 };
 
