@@ -4,13 +4,12 @@
 // streams_config; all through the test driver.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <kstreams/dsl.hpp>
 #include <kstreams/state/stores.hpp>
 #include <kstreams/streams.hpp>
 #include <kstreams/test/topology_test_driver.hpp>
 
+#include "tests/support/process_state_dir.hpp"
 #include "tests/support/value_transformers.hpp"
 
 using namespace kstreams;
@@ -127,7 +126,7 @@ struct context_reporter : processor<str, str, str, str> {
 TEST_CASE("processor context: app_configs, app_configs_with_prefix, state_dir, default serdes, ids") {
     streams_builder b;
     b.stream<str, str>("in").process([] { return std::make_unique<context_reporter>(); }).to("out");
-    const auto dir = std::filesystem::temp_directory_path() / ("kstreams-api-gaps-" + std::to_string(::getpid()));
+    const auto dir = kstreams::test::process_state_dir("kstreams-api-gaps");
     auto c = test::driver_config::from_properties({{"application.id", "ctx-app"},
                                                    {"state.dir", dir.string()},
                                                    {"my.service.url", "http://127.0.0.1:9"},

@@ -3,8 +3,6 @@
 // out-of-range read or a wrong value.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -15,6 +13,7 @@
 
 #include "lib/runtime/checkpoint.hpp"
 #include "lib/state/suppress_changelog.hpp"
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 
@@ -94,7 +93,7 @@ TEST_CASE("the suppress buffer's changelog value: truncated or negative lengths 
 }
 
 TEST_CASE("checkpoint files are read as Kafka's OffsetCheckpoint: invalid offsets skipped, malformed files unreadable") {
-    const auto dir = std::filesystem::temp_directory_path() / ("kstreams-checkpoint-" + std::to_string(::getpid()));
+    const auto dir = kstreams::test::process_state_dir("kstreams-checkpoint");
     std::filesystem::create_directories(dir);
     auto read = [&](const std::string& text, bool& unreadable) {
         std::ofstream(dir / ".checkpoint", std::ios::binary | std::ios::trunc) << text;

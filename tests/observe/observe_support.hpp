@@ -10,9 +10,8 @@
 #include <string>
 #include <thread>
 
-#include <unistd.h>
-
 #include <kstreams/streams.hpp>
+#include "tests/support/process_state_dir.hpp"
 
 namespace kstreams::test {
 
@@ -21,7 +20,7 @@ inline streams_config observe_config(const std::string& app) {
     c.application_id = app;
     c.bootstrap_servers = "embedded";
     c.commit_interval = std::chrono::milliseconds(200);
-    c.state_dir = std::filesystem::temp_directory_path() / ("kstreams-observe-test-" + std::to_string(::getpid()));
+    c.state_dir = kstreams::test::process_state_dir("kstreams-observe-test");
     c.consumer["session.timeout.ms"] = "6000";
     c.kafka["log_level"] = "3";
     return c;

@@ -4,8 +4,6 @@
 // processors instead of failing the clients, and close(close_options) leaving the group or not.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <thread>
 
 #include <kstreams/dsl/streams_builder.hpp>
@@ -15,6 +13,7 @@
 #include <kstreams/streams.hpp>
 #include <kstreams/test/topic_client.hpp>
 #include "tests/support/eventually.hpp"
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -26,8 +25,7 @@ using str = std::string;
 streams_config base_config(const str& app, const str& bootstrap) {
     auto c = streams_config::from_properties({{"application.id", app},
                                               {"bootstrap.servers", bootstrap},
-                                              {"state.dir", (std::filesystem::temp_directory_path() /
-                                                             ("kstreams-rt-gaps-" + std::to_string(::getpid()))).string()},
+                                              {"state.dir", kstreams::test::process_state_dir("kstreams-rt-gaps").string()},
                                               // Unknown to Kafka Streams and librdkafka: refused the clients before.
                                               {"my.tag", "tagged"},
                                               {"log_level", "3"},

@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include <kstreams/dsl.hpp>
 #include <kstreams/embedded_cluster.hpp>
 #include <kstreams/error.hpp>
@@ -18,6 +16,7 @@
 #include <kstreams/test/topic_client.hpp>
 
 #include "tests/support/await_records.hpp"
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -31,7 +30,7 @@ streams_config errors_config(const std::string& app, const std::string& bootstra
     c.application_id = app;
     c.bootstrap_servers = bootstrap;
     c.commit_interval = 200ms;
-    c.state_dir = std::filesystem::temp_directory_path() / ("kstreams-errors-test-" + std::to_string(::getpid()));
+    c.state_dir = kstreams::test::process_state_dir("kstreams-errors-test");
     c.consumer["session.timeout.ms"] = "6000";
     c.kafka["log_level"] = "3";
     return c;

@@ -14,8 +14,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include <kstreams/dsl.hpp>
 #include <kstreams/embedded_cluster.hpp>
 #include <kstreams/error.hpp>
@@ -26,6 +24,7 @@
 #include <kstreams/test/topic_client.hpp>
 
 #include "tests/support/await_records.hpp"
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -34,7 +33,7 @@ using str = std::string;
 namespace {
 
 std::filesystem::path state_root() {
-    return std::filesystem::temp_directory_path() / ("kstreams-global-test-" + std::to_string(::getpid()));
+    return kstreams::test::process_state_dir("kstreams-global-test");
 }
 
 streams_config global_config(const std::string& app, const std::string& bootstrap) {

@@ -5,8 +5,6 @@
 // stale stores are asked for.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -21,6 +19,7 @@
 #include <kstreams/streams.hpp>
 #include <kstreams/streams_metadata.hpp>
 #include <kstreams/test/topic_client.hpp>
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -32,7 +31,7 @@ streams_config iq_config(const std::string& app, const std::string& bootstrap) {
     streams_config c;
     c.application_id = app;
     c.bootstrap_servers = bootstrap;
-    c.state_dir = std::filesystem::temp_directory_path() / ("kstreams-rt-iq-" + std::to_string(::getpid()));
+    c.state_dir = kstreams::test::process_state_dir("kstreams-rt-iq");
     c.consumer["session.timeout.ms"] = "6000";
     c.kafka["log_level"] = "3";
     return c;

@@ -17,6 +17,7 @@
 
 #include "tests/support/await_records.hpp"
 #include "tests/support/word_count_topology.hpp"
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -28,7 +29,7 @@ streams_config embedded_config(const std::string& app) {
     c.application_id = app;
     c.bootstrap_servers = "embedded";
     c.commit_interval = 200ms;
-    c.state_dir = std::filesystem::temp_directory_path() / ("kstreams-rt-test-" + std::to_string(::getpid()));
+    c.state_dir = kstreams::test::process_state_dir("kstreams-rt-test");
     c.consumer["session.timeout.ms"] = "6000";
     c.kafka["log_level"] = "3";
     return c;

@@ -11,6 +11,7 @@
 #include <kstreams/error.hpp>
 #include <kstreams/streams.hpp>
 #include <kstreams/test/topic_client.hpp>
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -23,7 +24,7 @@ streams_config outage_config(const std::string& app, const std::string& bootstra
     c.bootstrap_servers = bootstrap;
     c.commit_interval = 200ms;
     c.task_timeout = task_timeout;
-    c.state_dir = std::filesystem::temp_directory_path() / ("kstreams-outage-test-" + std::to_string(::getpid()));
+    c.state_dir = kstreams::test::process_state_dir("kstreams-outage-test");
     c.consumer["session.timeout.ms"] = "6000";
     c.kafka["log_level"] = "0";
     return c;

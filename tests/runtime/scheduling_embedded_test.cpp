@@ -12,6 +12,7 @@
 #include <kstreams/embedded_cluster.hpp>
 #include <kstreams/streams.hpp>
 #include <kstreams/test/topic_client.hpp>
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -27,7 +28,7 @@ streams_config config(const std::string& app, const std::string& bootstrap, int 
     c.bootstrap_servers = bootstrap;
     c.num_stream_threads = threads;
     c.commit_interval = 200ms;
-    c.state_dir = std::filesystem::temp_directory_path() / ("kstreams-sched-test-" + std::to_string(::getpid()));
+    c.state_dir = kstreams::test::process_state_dir("kstreams-sched-test");
     // Long enough that a loaded machine does not drop a member mid-run (its records would be
     // counted twice, and the counts would never equal per_key).
     c.consumer["session.timeout.ms"] = "30000";

@@ -5,8 +5,6 @@
 // restoring only what its standby lacked.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <kstreams/dsl/streams_builder.hpp>
 #include <kstreams/embedded_cluster.hpp>
 #include <kstreams/serde.hpp>
@@ -17,6 +15,7 @@
 #include <kstreams/test/topic_client.hpp>
 #include "tests/support/eventually.hpp"
 #include "tests/support/local_tasks.hpp"
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -31,8 +30,7 @@ streams_config standby_config(const str& bootstrap, const str& instance, int por
     streams_config c;
     c.application_id = "sb-app";
     c.bootstrap_servers = bootstrap;
-    c.state_dir = std::filesystem::temp_directory_path() /
-                  ("kstreams-rt-standby-" + std::to_string(::getpid()) + "-" + instance);
+    c.state_dir = kstreams::test::process_state_dir("kstreams-rt-standby") / instance;
     c.application_server = "127.0.0.1:" + std::to_string(port);
     c.num_standby_replicas = 1;
     c.commit_interval = 100ms;

@@ -5,8 +5,6 @@
 // restarted app restores an in-memory store from its changelog and tells the restore listener.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -20,6 +18,7 @@
 #include <kstreams/test/topic_client.hpp>
 
 #include "tests/support/await_records.hpp"
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -30,7 +29,7 @@ streams_config cache_config(const std::string& app, const std::string& bootstrap
     streams_config c;
     c.application_id = app;
     c.bootstrap_servers = bootstrap;
-    c.state_dir = std::filesystem::temp_directory_path() / ("kstreams-rt-cache-" + std::to_string(::getpid()));
+    c.state_dir = kstreams::test::process_state_dir("kstreams-rt-cache");
     c.consumer["session.timeout.ms"] = "6000";
     c.kafka["log_level"] = "3";
     return c;

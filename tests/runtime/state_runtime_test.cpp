@@ -5,8 +5,6 @@
 
 #include <filesystem>
 #include <mutex>
-#include <unistd.h>
-
 #include <kstreams/embedded_cluster.hpp>
 #include <kstreams/state/restore_listener.hpp>
 #include <kstreams/state/rocksdb_config.hpp>
@@ -15,6 +13,7 @@
 
 #include "tests/support/await_records.hpp"
 #include "tests/support/word_count_topology.hpp"
+#include "tests/support/process_state_dir.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -80,7 +79,7 @@ KSTREAMS_CO_TEST_CASE("restore listener: after a state-dir wipe it sees start, b
     cfg.application_id = "restore-listener";
     cfg.bootstrap_servers = cluster.bootstrap_servers();
     cfg.commit_interval = 200ms;
-    cfg.state_dir = std::filesystem::temp_directory_path() / ("kstreams-restore-listener-" + std::to_string(::getpid()));
+    cfg.state_dir = kstreams::test::process_state_dir("kstreams-restore-listener");
     cfg.consumer["session.timeout.ms"] = "6000";
     cfg.kafka["log_level"] = "3";
     cfg.statestore_cache_max_bytes = 0;  // every update is one changelog record
