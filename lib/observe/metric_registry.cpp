@@ -337,6 +337,26 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
         }
     }
 
+    // ---- the standby updater, as Kafka's state updater (KIP-869): stream-state-updater-metrics
+    // and each standby task's update-total/-rate. Active tasks restore on their stream threads
+    // here; their restoring count is the client's.
+    {
+        const tags updater_tags{{"thread-id", client.client_id + "-StateUpdater-1"}};
+        const std::string ug = "stream-state-updater-metrics";
+        double active_restoring = 0;
+        for (const auto& th : client.threads)
+            for (const auto& t : th.tasks) active_restoring += t.restoring ? 1 : 0;
+        add(ug, "active-restoring-tasks", "The number of active tasks currently undergoing restoration", updater_tags,
+            active_restoring);
+        add(ug, "standby-updating-tasks", "The number of standby tasks currently undergoing state update",
+            updater_tags, static_cast<double>(client.standbys.size()));
+        for (const auto& sb : client.standbys) {
+            const tags task_tags{{"thread-id", client.client_id + "-StateUpdater-1"}, {"task-id", sb.id.to_string()}};
+            total_and_rate("stream-task-metrics", "update", "records updated", task_tags,
+                           static_cast<double>(sb.updated));
+        }
+    }
+
     // Forget the history of what is gone (moved tasks, replaced threads).
     if (now - last_prune_ > window) {
         last_prune_ = now;

@@ -22,6 +22,7 @@ struct client_snapshot {
     std::string state;      ///< as KafkaStreams.State prints
     metrics_recording_level level = metrics_recording_level::info;
     std::vector<thread_snapshot> threads;
+    std::vector<standby_snapshot> standbys;  ///< kept by the instance's standby updater
 };
 
 class metric_registry {

@@ -33,6 +33,13 @@ struct task_snapshot {
     std::vector<changelog_position> changelogs;
 };
 
+/// A standby task as others see it: the changelog offsets its stores hold.
+struct standby_snapshot {
+    kstreams::task_id id;
+    std::vector<changelog_position> changelogs;  ///< offset: the next one to read (-1: not known yet)
+    std::uint64_t updated = 0;                   ///< changelog records applied since it opened
+};
+
 struct thread_snapshot {
     std::string thread_id;  ///< Kafka's thread-id: `<application.id>-StreamThread-<n>`
     bool alive = true;

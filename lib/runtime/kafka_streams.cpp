@@ -117,6 +117,7 @@ struct kafka_streams::impl {
         std::lock_guard lock(mutex);
         c.state = to_string(state);
         for (const auto& t : threads) c.threads.push_back(t->snapshot());
+        if (standbys) c.standbys = standbys->snapshot();
         return c;
     }
 

@@ -31,13 +31,6 @@
 
 namespace kstreams::detail {
 
-/// A standby task as others see it: the changelog offsets its stores hold.
-struct standby_snapshot {
-    kstreams::task_id id;
-    std::vector<changelog_position> changelogs;  ///< offset: the next one to read (-1: not known yet)
-    std::uint64_t updated = 0;                   ///< changelog records applied since it opened
-};
-
 class standby_updater {
 public:
     explicit standby_updater(app_context& ctx);

@@ -144,6 +144,18 @@ TEST_CASE("standby replicas: kept up to date from the changelog, queryable as st
     // The changelog holds every update: a task restored without a standby would read 1000 records.
     CHECK(b.all_local_store_partition_lags().at("sb-counts").at(pa).end_offset_position >= 1000);
     CHECK(b.metrics().value("standby-records-updated") > 0);
+    // The same as Kafka's state updater metrics (KIP-869): one standby updating, its records.
+    {
+        double updating = -1, updated = -1;
+        for (const auto& m : b.metric_samples()) {
+            if (m.group == "stream-state-updater-metrics" && m.name == "standby-updating-tasks") updating = m.value;
+            if (m.group == "stream-task-metrics" && m.name == "update-total" &&
+                m.tag("task-id") == task_id{0, pa}.to_string() && m.tag("thread-id").ends_with("-StateUpdater-1"))
+                updated = m.value;
+        }
+        CHECK(updating == 1);
+        CHECK(updated > 0);
+    }
 
     // A few more records for A's partition, then A stops: B takes the task over from its standby.
     for (int k = 0; k < 10; ++k) writer.send("sb-in", keys_a[k], str("v"), 5000);
