@@ -7,6 +7,7 @@
 #include <kstreams/error.hpp>
 
 #include "lib/core/log.hpp"
+#include "lib/kafka/helper_thread.hpp"
 #include "lib/kafka/message.hpp"
 #include "lib/runtime/ports.hpp"
 
@@ -304,9 +305,19 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
     // did not (linger.ms is 100: the records leave when the flush asks, ~20 ms each way at 4
     // partitions). A failure of either counts once both are done: an abort must not run beside
     // send_offsets (librdkafka allows one transactional call at a time).
-    std::future<rd_kafka_error_t*> offsets_sent;
-    if (with_offsets)
-        offsets_sent = std::async(std::launch::async, [&] { return send_offsets(offsets, consumer, deadline); });
+    rd_kafka_error_t* offsets_error = nullptr;
+    std::future<void> offsets_sent;
+    // The job reads this frame's locals: however this function leaves, it waits for the job first.
+    struct wait_for_job {
+        std::future<void>& job;
+        ~wait_for_job() {
+            if (job.valid()) job.wait();
+        }
+    } waiter{offsets_sent};
+    if (with_offsets) {
+        if (!offsets_sender_) offsets_sender_ = std::make_unique<helper_thread>();
+        offsets_sent = offsets_sender_->run([&] { offsets_error = send_offsets(offsets, consumer, deadline); });
+    }
     // Every record delivered before the commit, so that a failed one is known before anything
     // commits: under the fail policy it stops the thread with nothing committed (the transaction
     // aborted, the offsets sent in it too).
@@ -332,9 +343,10 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
         }
     }
     // The offsets' failure first, as when they were sent before the flush.
-    if (offsets_sent.valid())
-        if (rd_kafka_error_t* e = offsets_sent.get())
-            transaction_failed(e, "send the consumed offsets to the transaction", deadline);
+    if (offsets_sent.valid()) {
+        offsets_sent.get();
+        if (offsets_error) transaction_failed(offsets_error, "send the consumed offsets to the transaction", deadline);
+    }
     if (undelivered) {
         abort_quietly(deadline);
         std::rethrow_exception(undelivered);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -22,6 +23,8 @@
 #include "lib/kafka/rd.hpp"
 
 namespace kstreams::kafka {
+
+class helper_thread;
 
 /// The producer(s) of one stream thread, shared by its tasks. The tasks send through fronts of their
 /// own (kafka_task_collector) from the threads that run them; delivery reports are served under a
@@ -132,6 +135,8 @@ private:
     bool transactional_ = false;
     std::mutex transaction_mutex_;  ///< begin, commit and abort
     std::atomic<bool> in_transaction_{false};
+    /// Sends the offsets during a commit's flush (exactly-once only; created with the first).
+    std::unique_ptr<helper_thread> offsets_sender_;
     production_exception_handler handler_;
     std::vector<dead_letter_record> dead_letters_;  ///< from the handler, sent at the next poll
 };
