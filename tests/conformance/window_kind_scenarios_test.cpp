@@ -185,9 +185,15 @@ TEST_CASE("window_emit_on_close_uncached_jump") {
     show_to(g.windowed_by(hopping).emit_strategy(close).count(
                 materialized<>::as("hopping-mem").with_in_memory_store().with_caching_disabled()),
             "hopping-mem");
+    const auto sliding = sliding_windows::of_time_difference_with_no_grace(1000ms);
+    show_to(g.windowed_by(sliding).emit_strategy(close).count(materialized<>::as("sliding-rocks")), "sliding-rocks");
+    show_to(g.windowed_by(sliding).emit_strategy(close).count(
+                materialized<>::as("sliding-mem-long").with_in_memory_store().with_retention(1h)),
+            "sliding-mem-long");
     harness h("window_emit_on_close_uncached_jump", b.build());
     h.input("in", s, s);
-    for (const char* t : {"tumbling-rocks", "tumbling-mem", "tumbling-mem-long", "graced-rocks", "hopping-rocks", "hopping-mem"})
+    for (const char* t : {"tumbling-rocks", "tumbling-mem", "tumbling-mem-long", "graced-rocks", "hopping-rocks", "hopping-mem",
+                          "sliding-rocks", "sliding-mem-long"})
         h.output(t, s, l);
     for (const auto& [key, ts] : {std::pair{"a", 58100}, {"b", 58900}, {"a", 59200}, {"b", 60400}, {"a", 61700},
                                   {"b", 62300}, {"a", 300050}, {"b", 300600}, {"a", 301500}, {"c", 900000}})

@@ -194,7 +194,7 @@ final class WindowKindScenarios {
             h.finish();
         });
 
-        // Emit on close, tumbling and hopping windows, uncached (the driver flushes a cache after
+        // Emit on close, tumbling, hopping and sliding windows, uncached (the driver flushes a cache after
         // every record, so a cached store shows the emission the previous record's clock): the
         // write of a record's window moves the store's clock before the emission looks. Windows
         // at the retention edge, then a jump of stream time over several minute segments; RocksDB
@@ -227,9 +227,16 @@ final class WindowKindScenarios {
                 Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("hopping-mem")
                     .withStoreType(Materialized.StoreType.IN_MEMORY).withCachingDisabled()),
                 "hopping-mem");
+            // Sliding windows emitting on close are always uncached.
+            SlidingWindows sliding = SlidingWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(1000));
+            closeTo(g.windowedBy(sliding).emitStrategy(close).count(Materialized.as("sliding-rocks")), "sliding-rocks");
+            closeTo(g.windowedBy(sliding).emitStrategy(close).count(
+                Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("sliding-mem-long")
+                    .withStoreType(Materialized.StoreType.IN_MEMORY).withRetention(Duration.ofHours(1))),
+                "sliding-mem-long");
             Harness h = new Harness(b.build(), out).input("in", S, S);
             for (String t : new String[] {"tumbling-rocks", "tumbling-mem", "tumbling-mem-long", "graced-rocks", "hopping-rocks",
-                                          "hopping-mem"})
+                                          "hopping-mem", "sliding-rocks", "sliding-mem-long"})
                 h.output(t, S, L);
             h.pipe("in", "a", "x", 58100);
             h.pipe("in", "b", "x", 58900);
