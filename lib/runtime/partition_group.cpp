@@ -73,6 +73,22 @@ bool partition_group::has_buffered() const {
 void partition_group::pushed(partition_queue& q, stream_task& task) {
     if (q.in_heap_ || q.empty()) return;
     if (q.update_head(task)) offer(&q);
+    settle_replay(q);  // the replayed records' heads may all have been skipped
+}
+
+void partition_group::replay_until(partition_queue& q, std::int64_t offset) {
+    q.replay_until_ = offset;
+    if (!q.replaying_ && q.replay_pending()) {
+        q.replaying_ = true;
+        ++replaying_;
+    }
+    settle_replay(q);
+}
+
+void partition_group::settle_replay(partition_queue& q) {
+    if (!q.replaying_ || q.replay_pending()) return;
+    q.replaying_ = false;
+    --replaying_;
 }
 
 void partition_group::offer(partition_queue* q) {
@@ -90,7 +106,9 @@ void partition_group::offer(partition_queue* q) {
 
 void partition_group::remove(partition_queue* q) {
     // java.util.PriorityQueue.removeAt: the last element takes q's place and sifts down, or up.
-    const std::size_t at = static_cast<std::size_t>(std::find(heap_.begin(), heap_.end(), q) - heap_.begin());
+    // The caller's queue is almost always the front (the one next() chose).
+    const std::size_t at =
+        heap_.front() == q ? 0 : static_cast<std::size_t>(std::find(heap_.begin(), heap_.end(), q) - heap_.begin());
     q->in_heap_ = false;
     partition_queue* x = heap_.back();
     heap_.pop_back();
@@ -119,7 +137,7 @@ partition_queue* partition_group::replayed_first(partition_queue* best) const {
     // Recovery by recomputation: the records processed before the commit resumed from come again
     // before any record after them, as the first time (a join's or an aggregation's state is then
     // the commit's when the first new record comes); among them, by timestamp.
-    if (best->replayed_head()) return best;
+    if (replaying_ == 0 || best->replayed_head()) return best;
     partition_queue* replayed = nullptr;
     for (partition_queue* q : heap_)
         if (q->replayed_head() && (!replayed || q->head_ts_ < replayed->head_ts_)) replayed = q;
@@ -161,9 +179,11 @@ fetched_record partition_group::take(partition_queue& q, stream_task& task) {
     try {
         if (!q.empty() && q.update_head(task)) offer(&q);
     } catch (...) {
+        settle_replay(q);
         q.owner().release(r);
         throw;
     }
+    settle_replay(q);
     return r;
 }
 

@@ -39,8 +39,11 @@ public:
     consumer_port& owner() const { return owner_; }
     std::size_t size() const { return records_.size(); }
     bool empty() const { return records_.empty(); }
-    /// Whether the head was processed before the commit resumed from (see replay_until).
-    bool replayed_head() const { return !records_.empty() && records_.front().offset < replay_until; }
+    /// Whether the head was processed before the commit resumed from (see replay_until()).
+    bool replayed_head() const { return !records_.empty() && records_.front().offset < replay_until_; }
+    /// Recovery by recomputation: records before this offset were processed before the restart
+    /// (and are now processed again from a held commit); -1 = none. Set through partition_group.
+    std::int64_t replay_until() const { return replay_until_; }
 
     void push(const fetched_record& r) {
         records_.push_back(r);
@@ -67,9 +70,6 @@ public:
     std::int64_t committed = -1;  ///< last offset committed, to skip unchanged partitions
     /// The metadata committed with it (recovery by recomputation; else empty).
     std::string committed_metadata;
-    /// Recovery by recomputation: records before this offset were processed before the restart
-    /// (and are now processed again from a held commit); -1 = none.
-    std::int64_t replay_until = -1;
 
 private:
     friend class partition_group;
@@ -77,6 +77,10 @@ private:
     /// if the queue ran empty.
     bool update_head(stream_task& task);
     fetched_record take_head();
+    /// Whether records before replay_until may still come: the next offset to take is below it.
+    bool replay_pending() const {
+        return (records_.empty() ? received_up_to_ : records_.front().offset) < replay_until_;
+    }
 
     topic_partition tp_;
     source_node* source_;
@@ -87,6 +91,8 @@ private:
     std::int64_t partition_time_ = -1;
     std::int64_t committable_ = -1;
     std::int64_t received_up_to_ = -1;
+    std::int64_t replay_until_ = -1;
+    bool replaying_ = false;  ///< counted in partition_group::replaying_ until its replay is done
 };
 
 class partition_group {
@@ -113,17 +119,26 @@ public:
     fetched_record take(partition_queue& q, stream_task& task);
     /// Whether any queue holds records.
     bool has_buffered() const;
+    /// Recovery by recomputation: `q`'s records before `offset` were processed before the commit
+    /// the task resumed from; they come first (see next()).
+    void replay_until(partition_queue& q, std::int64_t offset);
+    /// Whether some queue may still give replayed records: only then does next() look past the
+    /// lowest head for a replayed one (off the per-record path of every other task).
+    bool replaying() const { return replaying_ > 0; }
 
 private:
     void offer(partition_queue* q);
     void remove(partition_queue* q);
     /// `best` (the lowest head timestamp), unless another queue's head is replayed and best's is not.
     partition_queue* replayed_first(partition_queue* best) const;
+    /// Stops counting `q` as replaying once it is past its replay.
+    void settle_replay(partition_queue& q);
 
     std::vector<std::unique_ptr<partition_queue>> queues_;
     /// Non-empty queues by head timestamp, as the binary heap of java.util.PriorityQueue.
     std::vector<partition_queue*> heap_;
     std::map<const partition_queue*, std::int64_t> idle_deadline_;
+    std::size_t replaying_ = 0;  ///< queues whose replay is not done
 };
 
 }  // namespace kstreams::detail

@@ -345,7 +345,7 @@ void task_manager::recover_holds(managed_task& t, partition_queue& q) {
     auto metadata = consumer_.committed_metadata(q.tp());
     if (!metadata) return;
     const auto recovered = t.task->recover(q.topic(), q.partition(), *metadata);
-    q.replay_until = recovered.replay_until;
+    t.group.replay_until(q, recovered.replay_until);
     if (recovered.partition_time < 0 || t.task->holds_offsets()) return;
     q.resume_partition_time(recovered.partition_time);
     t.task->resume_stream_time(recovered.partition_time);
@@ -667,7 +667,7 @@ void task_manager::process_one(managed_task& t, partition_queue& q, std::int64_t
     const raw_record raw = q.raw(r, t.scratch);
     const bool processed = t.task->process(*q.source(), raw, ts, now);
     q.processed(r.offset);
-    if (r.offset < q.replay_until && t.replayed) ++*t.replayed;
+    if (r.offset < q.replay_until() && t.replayed) ++*t.replayed;
     if (processed) ++*t.processed;  // a record skipped by log-and-continue is not (as Kafka)
     t.task->maybe_punctuate_stream_time();
 }
@@ -894,7 +894,7 @@ void task_manager::prepare_commit(managed_task& t) {
         for (auto& q : t.group.queues()) {
             std::int64_t offset = q->committable();
             if (in_flight) offset = std::min(offset, task.async_held_offset(q->topic(), q->partition()));
-            const std::int64_t processed = std::max(offset, q->replay_until);
+            const std::int64_t processed = std::max(offset, q->replay_until());
             if (task.holds_offsets() && offset >= 0) {
                 // Recovery by recomputation: no further than the earliest record open state
                 // still holds.

@@ -161,6 +161,46 @@ TEST_CASE("session_emit_on_close_segment_jump") {
     h.finish();
 }
 
+TEST_CASE("window_emit_on_close_uncached_jump") {
+    // Kafka Streams loses finals here (recovery by recomputation does not: tests/dsl).
+    streams_builder b;
+    auto g = b.stream<str, ostr>("in").group_by_key();
+    const auto close = emit_strategy::on_window_close();
+    const auto tumbling = time_windows::of_size_with_no_grace(1000ms);
+    show_to(g.windowed_by(tumbling).emit_strategy(close).count(materialized<>::as("tumbling-rocks").with_caching_disabled()),
+            "tumbling-rocks");
+    show_to(g.windowed_by(tumbling).emit_strategy(close).count(
+                materialized<>::as("tumbling-mem").with_in_memory_store().with_caching_disabled()),
+            "tumbling-mem");
+    show_to(g.windowed_by(tumbling).emit_strategy(close).count(
+                materialized<>::as("tumbling-mem-long").with_in_memory_store().with_retention(1h).with_caching_disabled()),
+            "tumbling-mem-long");
+    show_to(g.windowed_by(time_windows::of_size_and_grace(1000ms, 300ms))
+                .emit_strategy(close)
+                .count(materialized<>::as("graced-rocks").with_caching_disabled()),
+            "graced-rocks");
+    const auto hopping = time_windows::of_size_with_no_grace(1000ms).advance_by(500ms);
+    show_to(g.windowed_by(hopping).emit_strategy(close).count(materialized<>::as("hopping-rocks").with_caching_disabled()),
+            "hopping-rocks");
+    show_to(g.windowed_by(hopping).emit_strategy(close).count(
+                materialized<>::as("hopping-mem").with_in_memory_store().with_caching_disabled()),
+            "hopping-mem");
+    const auto sliding = sliding_windows::of_time_difference_with_no_grace(1000ms);
+    show_to(g.windowed_by(sliding).emit_strategy(close).count(materialized<>::as("sliding-rocks")), "sliding-rocks");
+    show_to(g.windowed_by(sliding).emit_strategy(close).count(
+                materialized<>::as("sliding-mem-long").with_in_memory_store().with_retention(1h)),
+            "sliding-mem-long");
+    harness h("window_emit_on_close_uncached_jump", b.build());
+    h.input("in", s, s);
+    for (const char* t : {"tumbling-rocks", "tumbling-mem", "tumbling-mem-long", "graced-rocks", "hopping-rocks", "hopping-mem",
+                          "sliding-rocks", "sliding-mem-long"})
+        h.output(t, s, l);
+    for (const auto& [key, ts] : {std::pair{"a", 58100}, {"b", 58900}, {"a", 59200}, {"b", 60400}, {"a", 61700},
+                                  {"b", 62300}, {"a", 300050}, {"b", 300600}, {"a", 301500}, {"c", 900000}})
+        h.pipe("in", S(key), S("x"), ts);
+    h.finish();
+}
+
 TEST_CASE("reduce_inherits_value_serde") {
     streams_builder b;
     auto g = b.stream<str, str>("in").group_by_key(grouped<>{}.with_value_serde(reversed_serde{}));

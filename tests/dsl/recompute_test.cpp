@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <iterator>
@@ -92,9 +93,13 @@ topology cogroup_count(const materialized<>& m) {
 }
 
 /// The recompute variant of `make` gives what the changelog variant gives, with no changelog.
-void check_same_as_changelog(const char* what, const std::function<topology(const materialized<>&)>& make) {
+/// `changelog_retention`: the changelog variant's, where its default would lose finals
+/// recomputation emits (an uncached store emitting on close, recompute_window_jump_test.cpp).
+void check_same_as_changelog(const char* what, const std::function<topology(const materialized<>&)>& make,
+                             std::optional<std::chrono::milliseconds> changelog_retention = std::nullopt) {
     INFO(std::string(what));
-    const auto changelog = run(make(materialized<>::as("counts").with_in_memory_store()), input);
+    const auto logged = materialized<>::as("counts").with_in_memory_store();
+    const auto changelog = run(make(changelog_retention ? logged.with_retention(*changelog_retention) : logged), input);
     const auto recompute = run(make(materialized<>::as("counts").with_recovery(recovery::recompute)), input);
     CHECK(!changelog.out.empty());
     CHECK(recompute.out == changelog.out);
@@ -123,7 +128,11 @@ TEST_CASE("hopping windows, emitting on update and on close, recovered by recomp
 TEST_CASE("sliding windows, emitting on update and on close, recovered by recomputation") {
     const auto sliding = sliding_windows::of_time_difference_and_grace(10ms, 5ms);
     check_same_as_changelog("sliding", [&](const materialized<>& m) { return time_count(sliding, m); });
-    check_same_as_changelog("sliding on close", [&](const materialized<>& m) { return time_count(sliding, m, true); });
+    // Emitting on close, a sliding aggregation's store is uncached: at the default retention
+    // (Kafka's) the jumps of `input` hide closed windows from the emission after them.
+    check_same_as_changelog("sliding on close", [&](const materialized<>& m) { return time_count(sliding, m, true); }, 1h);
+    CHECK(run(time_count(sliding, materialized<>::as("counts").with_in_memory_store(), true), input).out.size() <
+          run(time_count(sliding, materialized<>::as("counts").with_recovery(recovery::recompute), true), input).out.size());
 }
 
 TEST_CASE("session windows, emitting on update and on close, recovered by recomputation") {

@@ -85,4 +85,21 @@ std::map<std::string, V> read_until_latest_equals(topic_reader& reader, const st
     return latest;
 }
 
+/// Reads `topic` from the beginning (`read_committed`: only what exactly-once transactions
+/// committed), handing each record to `take`, until a read finds nothing new for a second and
+/// `done()` holds, or `timeout` passes.
+inline void read_until_done(const std::string& topic, bool read_committed,
+                            const std::function<void(const consumed_record&)>& take, const std::function<bool()>& done,
+                            std::chrono::milliseconds timeout = std::chrono::seconds(90)) {
+    topic_reader reader(broker(), {topic},
+                        read_committed ? std::map<std::string, std::string>{{"isolation.level", "read_committed"}}
+                                       : std::map<std::string, std::string>{});
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        const auto batch = reader.read_until_quiet(std::chrono::seconds(1));
+        for (const auto& r : batch) take(r);
+        if (batch.empty() && done()) break;
+    }
+}
+
 }  // namespace kstreams::test

@@ -74,19 +74,14 @@ void crash_and_restart_join(const std::string& guarantee) {
 
     // Every left record's results: "L<i>+R<i>" for even i, "L<i>+-" for odd i.
     std::map<int, std::map<std::string, int>> results;
-    test::topic_reader reader(test::broker(), {out},
-                              eos ? std::map<std::string, std::string>{{"isolation.level", "read_committed"}}
-                                  : std::map<std::string, std::string>{});
-    const auto deadline = std::chrono::steady_clock::now() + 90s;
-    while (std::chrono::steady_clock::now() < deadline) {
-        const auto batch = reader.read_until_quiet(1s);
-        for (const auto& r : batch) {
+    test::read_until_done(
+        out, eos,
+        [&](const test::consumed_record& r) {
             const std::string v = r.value_as<std::string>();
-            if (v.size() < 2 || v[0] != 'L') continue;  // the end records
+            if (v.size() < 2 || v[0] != 'L') return;  // the end records
             results[std::stoi(v.substr(1))][v]++;
-        }
-        if (batch.empty() && results.size() >= static_cast<std::size_t>(records)) break;
-    }
+        },
+        [&] { return results.size() >= static_cast<std::size_t>(records); });
     std::size_t missing = 0, wrong = 0, repeated_pairs = 0, repeated_alone = 0;
     std::string example, wrong_example;
     for (int i = 0; i < records; ++i) {

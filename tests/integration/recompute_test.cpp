@@ -105,15 +105,9 @@ struct scenario {
         std::map<std::string, std::vector<std::int64_t>> finals;  // window or session → every count written
         const std::vector<std::string> expected = expected_finals();
         const std::size_t windows = expected.size();
-        test::topic_reader reader(test::broker(), {out},
-                                  eos ? std::map<std::string, std::string>{{"isolation.level", "read_committed"}}
-                                      : std::map<std::string, std::string>{});
-        const auto deadline = std::chrono::steady_clock::now() + 90s;
-        while (std::chrono::steady_clock::now() < deadline) {
-            const auto batch = reader.read_until_quiet(1s);
-            for (const auto& r : batch) finals[r.key_as<std::string>()].push_back(r.value_as<std::int64_t>());
-            if (batch.empty() && finals.size() >= windows) break;
-        }
+        test::read_until_done(
+            out, eos, [&](const test::consumed_record& r) { finals[r.key_as<std::string>()].push_back(r.value_as<std::int64_t>()); },
+            [&] { return finals.size() >= windows; });
         std::size_t missing = 0, wrong = 0, repeated = 0;
         std::string example;
         for (const std::string& key : expected) {

@@ -51,12 +51,14 @@ public:
         forwarder_.init(*this, *store_, send_old_, !emit_final_);
         hold_ = kstreams::detail::offset_hold_of(ctx, store_name_, *this);
         // Recovered by recomputation and emitting on close: a commit first emits what closed.
-        if (hold_ && emit_final_)
+        if (hold_ && emit_final_) {
+            retention_ = window_store_retention<K, Agg>(*store_, 2 * diff_ + grace_);
             hold_->before_commit = [this] {
                 close_time_ = observed_stream_time_ - grace_;
                 maybe_forward_final({}, true);
                 hold_->advance(observed_stream_time_, emitter_.last_close_time());
             };
+        }
     }
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
@@ -102,14 +104,27 @@ private:
             emitter_.emitted(hold_->recovered_watermark());
     }
 
+    /// Recovered by recomputation, emitting on close: before a write of a window starting at
+    /// `start` moves the store's clock so far that the store no longer shows a closed window not
+    /// emitted yet (nothing at or before its clock minus its retention), what closed goes out, as
+    /// a commit's emission would (the changelog variant, Kafka's, loses those windows when stream
+    /// time jumps). The windows the record writes are open: the emission is the one it would make.
+    void emit_before_hiding(const record<K, V>& r, std::int64_t start) {
+        if (hold_ && emit_final_ && start - retention_ >= unemitted_from()) maybe_forward_final(r.headers, true);
+    }
+    /// The earliest start of a window that may have closed since the last emission.
+    std::int64_t unemitted_from() {
+        const std::int64_t last = emitter_.last_close_time();
+        return last == -1 ? 0 : std::max<std::int64_t>(0, last - diff_);
+    }
+
     /// Windows that closed since the last emission: starts in [lower, close time - difference - 1].
     /// `now`: at a commit, whatever the emit interval says.
     void maybe_forward_final(const headers& hdrs, bool now = false) {
         if (now ? !emitter_.closed_since(close_time_) : !emitter_.should_emit(*ctx_, close_time_)) return;
         const std::int64_t upper = close_time_ - diff_ - 1;
         if (upper < 0) return;
-        const std::int64_t last = emitter_.last_close_time();
-        const std::int64_t lower = last == -1 ? 0 : std::max<std::int64_t>(0, last - diff_);
+        const std::int64_t lower = unemitted_from();
         auto rows = store_->fetch_all(lower, upper).to_vector();
         final_emitter::sort_time_first(rows, key_serde_, [](const auto& kv) { return kv.key.window.start; },
                                        [](const auto&) { return std::int64_t{0}; });
@@ -194,6 +209,7 @@ private:
     /// The record's right window, holding the later records' aggregate as it is.
     void create_right_window(const record<K, V>& r, const vt& agg) {
         const window w{r.timestamp + 1, r.timestamp + 1 + diff_};
+        emit_before_hiding(r, w.start);
         store_->put(r.key, agg, w.start);
         forward_update(r, w, agg.value, std::nullopt, agg.timestamp);
     }
@@ -207,6 +223,7 @@ private:
         std::optional<Agg> old = current ? std::optional<Agg>(current->value) : std::nullopt;
         std::optional<Agg> next = fold_(r.key, r, std::as_const(old));
         const std::int64_t ts = old ? std::max(r.timestamp, current->timestamp) : r.timestamp;
+        emit_before_hiding(r, w.start);
         if (next) store_->put(r.key, {*next, ts}, w.start);
         else store_->remove(r.key, w.start);
         forward_update(r, w, std::move(next), std::move(old), ts);
@@ -233,6 +250,7 @@ private:
     serde_ref<K> key_serde_;
     final_emitter emitter_;
     kstreams::detail::offset_hold* hold_ = nullptr;  ///< recovered by recomputation
+    std::int64_t retention_ = 0;                      ///< the store's, when recovered by recomputation emitting on close
     bool recovered_ = false;
 };
 

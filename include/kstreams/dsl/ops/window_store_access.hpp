@@ -1,6 +1,7 @@
 // Looking up the timestamped window or session store a windowed aggregation owns.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <kstreams/detail/node.hpp>
@@ -19,6 +20,15 @@ window_store<K, value_and_timestamp<V>>& timestamped_window_store(kstreams::deta
     if (auto* typed = dynamic_cast<window_store<K, value_and_timestamp<V>>*>(&s)) return *typed;
     throw topology_error("processor " + self.name() + ": store " + store +
                          " is not a timestamped window store of the processor's key and value types");
+}
+
+/// A windowed aggregation's store's retention if it says (kstreams' own stores), else `shortest`,
+/// the least its windows need (the store then shows a window for less time, not more).
+template <class K, class V>
+std::int64_t window_store_retention(window_store<K, value_and_timestamp<V>>& store, std::int64_t shortest) {
+    using typed = wrapped_store<window_store<K, value_and_timestamp<V>>, bytes_window_store>;
+    if (auto* own = dynamic_cast<typed*>(&store)) return own->wrapped().retention_period();
+    return shortest;
 }
 
 template <class K, class V>

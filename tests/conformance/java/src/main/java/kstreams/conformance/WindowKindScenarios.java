@@ -194,6 +194,63 @@ final class WindowKindScenarios {
             h.finish();
         });
 
+        // Emit on close, tumbling, hopping and sliding windows, uncached (the driver flushes a cache after
+        // every record, so a cached store shows the emission the previous record's clock): the
+        // write of a record's window moves the store's clock before the emission looks. Windows
+        // at the retention edge, then a jump of stream time over several minute segments; RocksDB
+        // (time-ordered), in memory, and in memory with a retention of an hour.
+        scenarios.put("window_emit_on_close_uncached_jump", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KGroupedStream<String, String> g = b.stream("in", WindowScenarios.SS).groupByKey();
+            EmitStrategy close = EmitStrategy.onWindowClose();
+            TimeWindows tumbling = TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(1000));
+            closeTo(g.windowedBy(tumbling).emitStrategy(close).count(
+                Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("tumbling-rocks").withCachingDisabled()),
+                "tumbling-rocks");
+            closeTo(g.windowedBy(tumbling).emitStrategy(close).count(
+                Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("tumbling-mem")
+                    .withStoreType(Materialized.StoreType.IN_MEMORY).withCachingDisabled()),
+                "tumbling-mem");
+            closeTo(g.windowedBy(tumbling).emitStrategy(close).count(
+                Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("tumbling-mem-long")
+                    .withStoreType(Materialized.StoreType.IN_MEMORY).withRetention(Duration.ofHours(1)).withCachingDisabled()),
+                "tumbling-mem-long");
+            TimeWindows graced = TimeWindows.ofSizeAndGrace(Duration.ofMillis(1000), Duration.ofMillis(300));
+            closeTo(g.windowedBy(graced).emitStrategy(close).count(
+                Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("graced-rocks").withCachingDisabled()),
+                "graced-rocks");
+            TimeWindows hopping = TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(1000)).advanceBy(Duration.ofMillis(500));
+            closeTo(g.windowedBy(hopping).emitStrategy(close).count(
+                Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("hopping-rocks").withCachingDisabled()),
+                "hopping-rocks");
+            closeTo(g.windowedBy(hopping).emitStrategy(close).count(
+                Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("hopping-mem")
+                    .withStoreType(Materialized.StoreType.IN_MEMORY).withCachingDisabled()),
+                "hopping-mem");
+            // Sliding windows emitting on close are always uncached.
+            SlidingWindows sliding = SlidingWindows.ofTimeDifferenceWithNoGrace(Duration.ofMillis(1000));
+            closeTo(g.windowedBy(sliding).emitStrategy(close).count(Materialized.as("sliding-rocks")), "sliding-rocks");
+            closeTo(g.windowedBy(sliding).emitStrategy(close).count(
+                Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("sliding-mem-long")
+                    .withStoreType(Materialized.StoreType.IN_MEMORY).withRetention(Duration.ofHours(1))),
+                "sliding-mem-long");
+            Harness h = new Harness(b.build(), out).input("in", S, S);
+            for (String t : new String[] {"tumbling-rocks", "tumbling-mem", "tumbling-mem-long", "graced-rocks", "hopping-rocks",
+                                          "hopping-mem", "sliding-rocks", "sliding-mem-long"})
+                h.output(t, S, L);
+            h.pipe("in", "a", "x", 58100);
+            h.pipe("in", "b", "x", 58900);
+            h.pipe("in", "a", "x", 59200);
+            h.pipe("in", "b", "x", 60400);
+            h.pipe("in", "a", "x", 61700);
+            h.pipe("in", "b", "x", 62300);
+            h.pipe("in", "a", "x", 300050);
+            h.pipe("in", "b", "x", 300600);
+            h.pipe("in", "a", "x", 301500);
+            h.pipe("in", "c", "x", 900000);
+            h.finish();
+        });
+
         // Sliding count (RocksDB, cached), aggregate (in-memory, uncached), reduce (named store).
         scenarios.put("window_sliding", out -> {
             StreamsBuilder b = new StreamsBuilder();
