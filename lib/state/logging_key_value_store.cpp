@@ -14,8 +14,11 @@ logging_key_value_store::logging_key_value_store(std::unique_ptr<bytes_key_value
 void logging_key_value_store::init(store_context& ctx) {
     ctx_ = &ctx;
     if (log_headers_) with_headers_ = dynamic_cast<changelog_with_headers*>(&ctx);
-    // Kafka's ChangeLoggingKeyValueBytesStore: an LRU map's evictions are deletes in the changelog.
-    if (auto* lru = dynamic_cast<lru_key_value_store*>(inner_.get()))
+    // Kafka's ChangeLoggingKeyValueBytesStore: an LRU map's evictions are deletes in the changelog,
+    // but only when it wraps the map directly. A store of timestamped values (the DSL's, or
+    // timestampedKeyValueStoreBuilder) has the map behind Kafka's in-memory timestamped marker, so
+    // its evictions leave the changelog alone.
+    if (auto* lru = dynamic_cast<lru_key_value_store*>(inner_.get()); lru && !timestamped_)
         lru->set_eviction_listener([this](std::string_view key, std::string_view) { log(key, std::nullopt); });
     if (!timestamped_) {
         inner_->init(ctx);

@@ -1,8 +1,9 @@
 // A byte key-value store in memory holding at most a number of entries, evicting the least
 // recently used (Kafka's MemoryLRUCache / MemoryNavigableLRUCache, made by Stores.lruMap): get,
 // put and put_if_absent make an entry the most recent; a put past the limit evicts the eldest,
-// and a logged store writes a tombstone of the evicted key to its changelog (Kafka's
-// ChangeLoggingKeyValueBytesStore listens to evictions; not while restoring). Ranges and prefix
+// and a logged store of plain values writes a tombstone of the evicted key to its changelog
+// (Kafka's ChangeLoggingKeyValueBytesStore listens to evictions of a map it wraps directly, not
+// of one behind the timestamped marker, nor while restoring). Ranges and prefix
 // scans read a sorted snapshot and do not touch the recency order.
 #pragma once
 

@@ -378,3 +378,16 @@ TEST_CASE("lru_map: evicts the least recently read or written key past its size;
     CHECK_FALSE(store->get("x"));
     CHECK_THROWS_AS(stores::lru_map("bad", -1), std::invalid_argument);
 }
+
+TEST_CASE("lru_map: a logged store of timestamped values evicts without a tombstone (Kafka's timestamped marker hides the map)") {
+    test_store_context ctx;
+    auto store = detail::wrap_key_value_layers(stores::lru_map("lru", 1)->get(), false, logging_config{true, {}}, true);
+    store->init(ctx);
+    const std::string stamp("\x00\x00\x00\x00\x00\x00\x00\x05", 8);
+    store->put("a", stamp + "1");
+    store->put("b", stamp + "2");  // evicts a
+    CHECK_FALSE(store->get("a"));
+    std::vector<std::string> log;
+    for (const auto& c : ctx.changes) log.push_back(c.key + "=" + c.value.value_or("null") + "@" + std::to_string(c.timestamp));
+    CHECK(log == std::vector<std::string>{"a=1@5", "b=2@5"});
+}

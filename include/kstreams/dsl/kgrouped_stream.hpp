@@ -31,16 +31,15 @@ template <class K, class V>
 class kgrouped_stream {
 public:
     /// Records per key (null values are not counted).
-    ktable<K, std::int64_t> count(named n = {}) const { return count(std::move(n), materialized<>{}); }
+    ktable<K, std::int64_t> count(named n = {}) const { return do_count(n, materialized<>{}); }
     template <class KS, class VS>
     ktable<K, std::int64_t> count(materialized<KS, VS> m) const { return count(named{}, std::move(m)); }
     template <class KS, class VS>
     ktable<K, std::int64_t> count(named n, materialized<KS, VS> m) const {
-        auto init = [] { return std::int64_t{0}; };
-        auto add = [](const K&, const V&, std::int64_t agg) { return agg + 1; };
-        using fold = dsl_detail::aggregate_fold<K, V, std::int64_t, decltype(init), decltype(add)>;
-        return build_aggregate<std::int64_t, dsl_detail::stream_aggregate_node<K, V, std::int64_t, fold>>(
-            n, m, dsl_detail::names::aggregate, serde_ref<std::int64_t>{}, fold{init, add});
+        // Kafka burns a store name here when the store is unnamed (as for time and session
+        // windows), so the indexes after it move by one; count() without one does not.
+        if (m.store_name.empty()) b_->new_store_name(dsl_detail::names::aggregate);
+        return do_count(n, m);
     }
 
     /// Combines a key's values with reducer(aggregate, value) -> V. The table's values are written
@@ -94,6 +93,15 @@ private:
                     serde_ref<K> ks, serde_ref<V> vs, std::string repartition_name)
         : b_(std::move(b)), node_(node), repartition_required_(repartition_required), key_serde_(std::move(ks)),
           value_serde_(std::move(vs)), repartition_name_(std::move(repartition_name)) {}
+
+    template <class KS, class VS>
+    ktable<K, std::int64_t> do_count(const named& n, const materialized<KS, VS>& m) const {
+        auto init = [] { return std::int64_t{0}; };
+        auto add = [](const K&, const V&, std::int64_t agg) { return agg + 1; };
+        using fold = dsl_detail::aggregate_fold<K, V, std::int64_t, decltype(init), decltype(add)>;
+        return build_aggregate<std::int64_t, dsl_detail::stream_aggregate_node<K, V, std::int64_t, fold>>(
+            n, m, dsl_detail::names::aggregate, serde_ref<std::int64_t>{}, fold{init, add});
+    }
 
     /// Store name, processor name, then (if needed) the repartition: the order Kafka Streams
     /// allocates their indexes in. `inherited`: the value serde when `m` has none (reduce's is the

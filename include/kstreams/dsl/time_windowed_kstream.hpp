@@ -48,8 +48,9 @@ public:
     template <class KS, class VS>
     ktable<windowed<K>, std::int64_t> count(named n, materialized<KS, VS> m) const {
         // Kafka burns a store name here when the store is unnamed (kept for compatibility of its
-        // generated names), so the indexes after it move by one.
-        if (m.store_name.empty()) grouped_.b_->new_store_name(dsl_detail::names::aggregate);
+        // generated names), so the indexes after it move by one; not for sliding windows, newer.
+        if (m.store_name.empty() && std::holds_alternative<time_windows>(windows_))
+            grouped_.b_->new_store_name(dsl_detail::names::aggregate);
         return do_count(n, m);
     }
 

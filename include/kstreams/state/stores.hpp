@@ -77,8 +77,8 @@ std::shared_ptr<const key_value_bytes_store_supplier> persistent_key_value_store
 /// The same store for timestamped values (the byte layout is the builder's concern).
 std::shared_ptr<const key_value_bytes_store_supplier> persistent_timestamped_key_value_store(std::string name);
 /// A key-value store in memory keeping at most `max_entries` keys, evicting the least recently
-/// used (read or written) one past that (Kafka's Stores.lruMap); with logging, an eviction writes
-/// a tombstone of the evicted key to the changelog. Ranges and scans read the keys in order.
+/// used (read or written) one past that (Kafka's Stores.lruMap); a logged store of plain values
+/// logs an eviction as a tombstone (timestamped and DSL ones do not). Ranges read keys in order.
 std::shared_ptr<const key_value_bytes_store_supplier> lru_map(std::string name, std::int32_t max_entries);
 
 template <class K, class V, class KS = default_serde_t<K>, class VS = default_serde_t<V>>

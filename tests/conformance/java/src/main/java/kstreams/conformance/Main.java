@@ -361,6 +361,7 @@ public final class Main {
         Hunt13Scenarios.register(SCENARIOS);
         Hunt15Scenarios.register(SCENARIOS);
         Hunt16Scenarios.register(SCENARIOS);
+        Hunt17Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
