@@ -64,9 +64,11 @@ topology counting(const std::string& in, const std::string& out, thread_log& log
 /// the group one after another: records processed before a rebalance would be processed again).
 void wait_stable(kafka_streams& app, std::mutex& m, std::chrono::steady_clock::time_point& last_change,
                  std::chrono::milliseconds quiet) {
-    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    // 120 s: on the embedded cluster a rejoin can wait a whole session timeout (30 s here) per
+    // stream thread joining, and the threads may join in separate rounds.
+    const auto deadline = std::chrono::steady_clock::now() + 120s;
     while (std::chrono::steady_clock::now() < deadline) {
-        REQUIRE(app.wait_until(streams_state::running, 60s));
+        REQUIRE(app.wait_until(streams_state::running, 120s));
         {
             std::lock_guard lock(m);
             if (std::chrono::steady_clock::now() - last_change >= quiet) return;
