@@ -341,7 +341,8 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
     // and each standby task's update-total/-rate. Active tasks restore on their stream threads
     // here; their restoring count is the client's.
     {
-        const tags updater_tags{{"thread-id", client.client_id + "-StateUpdater-1"}};
+        const std::string updater_thread = client.client_id + "-StateUpdater-1";
+        const tags updater_tags{{"thread-id", updater_thread}};
         const std::string ug = "stream-state-updater-metrics";
         double active_restoring = 0;
         for (const auto& th : client.threads)
@@ -351,7 +352,7 @@ std::vector<metric_sample> metric_registry::samples(const client_snapshot& clien
         add(ug, "standby-updating-tasks", "The number of standby tasks currently undergoing state update",
             updater_tags, static_cast<double>(client.standbys.size()));
         for (const auto& sb : client.standbys) {
-            const tags task_tags{{"thread-id", client.client_id + "-StateUpdater-1"}, {"task-id", sb.id.to_string()}};
+            const tags task_tags{{"thread-id", updater_thread}, {"task-id", sb.id.to_string()}};
             total_and_rate("stream-task-metrics", "update", "records updated", task_tags,
                            static_cast<double>(sb.updated));
         }
