@@ -44,6 +44,28 @@ final class Harness {
     private final Map<String, Type[]> outputTypes = new LinkedHashMap<>();
     private final java.util.Set<String> errorOutputs = new java.util.HashSet<>();
 
+    /** One state directory per generator process: two generators at once must not share stores. */
+    private static final java.nio.file.Path STATE_DIR = privateStateDir();
+
+    private static java.nio.file.Path privateStateDir() {
+        try {
+            return java.nio.file.Files.createTempDirectory("kstreams-conformance-");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Called once the scenarios ran (a shutdown hook would run after exec:java closed our classes). */
+    static void removeStateDir() {
+        deleteTree(STATE_DIR.toFile());
+    }
+
+    private static void deleteTree(java.io.File f) {
+        java.io.File[] children = f.listFiles();
+        if (children != null) for (java.io.File c : children) deleteTree(c);
+        f.delete();
+    }
+
     Harness(Topology topology, PrintStream out) {
         this(topology, new Properties(), out);
     }
@@ -57,6 +79,7 @@ final class Harness {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:1234");
         p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        p.putIfAbsent(StreamsConfig.STATE_DIR_CONFIG, STATE_DIR.toString());
         out.println("topology");
         String text = topology.describe().toString();
         out.print(text);

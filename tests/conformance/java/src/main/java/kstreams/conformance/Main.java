@@ -405,14 +405,18 @@ public final class Main {
     public static void main(String[] args) throws Exception {
         String dir = args[0];
         List<String> names = args.length > 1 ? Arrays.asList(args).subList(1, args.length) : new ArrayList<>(SCENARIOS.keySet());
-        for (String n : names) {
-            Scenario s = SCENARIOS.get(n);
-            if (s == null) throw new IllegalArgumentException("no scenario " + n);
-            try (PrintStream ps = new PrintStream(new FileOutputStream(dir + "/" + n + ".txt"), false, StandardCharsets.UTF_8)) {
-                ps.println("scenario " + n);
-                s.run(ps);
+        try {
+            for (String n : names) {
+                Scenario s = SCENARIOS.get(n);
+                if (s == null) throw new IllegalArgumentException("no scenario " + n);
+                try (PrintStream ps = new PrintStream(new FileOutputStream(dir + "/" + n + ".txt"), false, StandardCharsets.UTF_8)) {
+                    ps.println("scenario " + n);
+                    s.run(ps);
+                }
+                System.out.println("wrote " + n);
             }
-            System.out.println("wrote " + n);
+        } finally {
+            Harness.removeStateDir();
         }
     }
 }
