@@ -44,7 +44,7 @@ bool unimplemented_streams_setting(std::string_view key) {
         "probing.rebalance.interval.ms", "rack.aware.assignment.non_overlap_cost", "rack.aware.assignment.strategy",
         "rack.aware.assignment.tags", "rack.aware.assignment.traffic_cost", "repartition.purge.interval.ms",
         "rocksdb.config.setter", "state.cleanup.delay.ms", "task.assignor.class", "upgrade.from",
-        "window.size.ms", "windowed.inner.class.serde"};
+        "window.size.ms", "windowed.inner.class.serde", "windowstore.changelog.additional.retention.ms"};
     for (auto n : names)
         if (key == n) return true;
     return key.starts_with("client.tag.");
@@ -141,7 +141,10 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         else if (key.rfind("admin.", 0) == 0) c.admin[key.substr(6)] = value;
         else if (unimplemented_streams_setting(key)) not_implemented.push_back(key);
         else if (kafka::librdkafka_knows(key, value)) c.kafka[key] = value;
-        else unknown.push_back(key);
+        else if (key.starts_with("topic.")) {
+            // Configs of the internal topics the app creates (Kafka's topic prefix): read from
+            // app_configs when the topics are planned.
+        } else unknown.push_back(key);
     }
     // Every property is the application's to read (Kafka's appConfigs()); unknown ones only there.
     c.app_configs.insert(props.begin(), props.end());

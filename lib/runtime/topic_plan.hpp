@@ -40,7 +40,14 @@ struct plan_options {
     bool check_sinks = true;
     /// errors.dead.letter.queue.topic.name: checked (or created) as a sink topic.
     std::string dead_letter_topic;
+    /// Configs of every internal topic from the app's "topic."-prefixed properties (prefix removed):
+    /// over each kind's defaults, under a store's own changelog configs (Kafka's InternalTopicManager).
+    std::map<std::string, std::string> internal_topic_configs;
 };
+
+/// The "topic."-prefixed properties among `app_configs`, prefix removed, except those librdkafka
+/// reads itself (topic.metadata.refresh.interval.ms and its kin are client settings).
+std::map<std::string, std::string> internal_topic_configs(const std::map<std::string, std::string>& app_configs);
 
 /// Checks the source topics (they exist, co-partition groups agree), creates the internal topics
 /// (and, on the embedded cluster, any missing source and sink topic). Throws streams_error naming
