@@ -338,8 +338,8 @@ d::consumer_port::commit_result kafka_consumer_port::commit(
     return commit_result::ok;
 }
 
-/// Deletes repartition records up to the committed offsets (every 30 s, as Kafka Streams'
-/// repartition.purge.interval.ms); the results are not waited for.
+/// Deletes repartition records up to the committed offsets (every repartition.purge.interval.ms,
+/// 30 s by default, as Kafka Streams); the results are not waited for.
 void kafka_consumer_port::purge_repartition_topics(
     std::span<const d::partition_offset> committed) {
     while (event_ptr ev{rd_kafka_queue_poll(purge_queue_.get(), 0)}) {
@@ -347,7 +347,7 @@ void kafka_consumer_port::purge_repartition_topics(
             KSTREAMS_LOG(debug, options_.name + ": purging repartition topics: " + rd_kafka_event_error_string(ev.get()));
     }
     if (options_.embedded || plan_.repartition_topics.empty() || d::now_ms() < next_purge_) return;
-    next_purge_ = d::now_ms() + 30000;
+    next_purge_ = d::now_ms() + options_.purge_interval.count();
     tpl_ptr offsets = make_tpl();
     for (const auto& c : committed)
         if (plan_.repartition_topics.count(c.tp->topic))

@@ -37,6 +37,8 @@ struct consumer_port_options {
     std::chrono::milliseconds task_timeout{300000};
     std::size_t buffered_records_per_partition = 1000;
     bool embedded = false;  ///< no DeleteRecords on the mock cluster
+    /// repartition.purge.interval.ms: how often committed repartition records are deleted.
+    std::chrono::milliseconds purge_interval{30000};
     /// isolation.level=read_committed (exactly-once): a transaction's marker follows its records.
     bool read_committed = false;
 };

@@ -282,6 +282,8 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         options.task_timeout = cfg.task_timeout;
         options.buffered_records_per_partition = cfg.buffered_records_per_partition;
         options.embedded = ctx.embedded;
+        if (auto it = cfg.app_configs.find("repartition.purge.interval.ms"); it != cfg.app_configs.end())
+            options.purge_interval = std::chrono::milliseconds(std::stoll(it->second));
         options.read_committed = eos;
         consumer_port = std::make_unique<kafka::kafka_consumer_port>(consumer.get(), collector->handle(), ctx.plan,
                                                                      std::move(options), metrics);

@@ -42,7 +42,7 @@ bool unimplemented_streams_setting(std::string_view key) {
         "group.protocol", "log.summary.interval.ms", "max.warmup.replicas", "metric.reporters",
         "metrics.num.samples", "metrics.sample.window.ms", "poll.ms",
         "probing.rebalance.interval.ms", "rack.aware.assignment.non_overlap_cost", "rack.aware.assignment.strategy",
-        "rack.aware.assignment.tags", "rack.aware.assignment.traffic_cost", "repartition.purge.interval.ms",
+        "rack.aware.assignment.tags", "rack.aware.assignment.traffic_cost",
         "rocksdb.config.setter", "state.cleanup.delay.ms", "task.assignor.class", "upgrade.from",
         "window.size.ms", "windowed.inner.class.serde", "windowstore.changelog.additional.retention.ms"};
     for (auto n : names)
@@ -98,6 +98,8 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         else if (key == "max.task.idle.ms") c.max_task_idle = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
         else if (key == "buffered.records.per.partition") c.buffered_records_per_partition = parse_number<std::size_t>(key, value);
         else if (key == "async.max.in.flight.per.task") c.max_async_in_flight_per_task = parse_number<std::size_t>(key, value);
+        else if (key == "repartition.purge.interval.ms")
+            (void)parse_number<std::int64_t>(key, value);  // checked here, read from app_configs by the stream threads
         else if (key == "replication.factor") c.replication_factor = parse_number<std::int16_t>(key, value);
         else if (key == "group.instance.id") c.group_instance_id = value;
         else if (key == "application.server") c.application_server = value;

@@ -57,6 +57,16 @@ inline streams_config broker_config(const std::string& app_id, const std::filesy
     return c;
 }
 
+/// broker_config's settings with Java-style `properties` over them, read as from_properties reads them.
+inline streams_config streams_config_from(const std::string& app_id, const std::string& state_dir_name,
+                                          const std::map<std::string, std::string>& properties) {
+    auto config = broker_config(app_id, temp_state_dir(state_dir_name));
+    const auto read = streams_config::from_properties(properties);
+    config.app_configs.insert(read.app_configs.begin(), read.app_configs.end());
+    config.kafka.insert(read.kafka.begin(), read.kafka.end());
+    return config;
+}
+
 /// Starts `app`, which must fail (on a real cluster start() returns and the app reaches ERROR, as
 /// Kafka's): the message of its error, or "" if it did not reach ERROR within a minute.
 inline std::string start_error(kafka_streams& app) {

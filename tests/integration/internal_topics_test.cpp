@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include <kstreams/dsl/streams_builder.hpp>
 #include <kstreams/streams.hpp>
@@ -49,7 +50,48 @@ std::map<str, str> topic_configs(const str& topic) {
     return configs;
 }
 
+/// The low watermark (first offset still held) of a partition.
+std::int64_t low_watermark(const str& topic, std::int32_t partition) {
+    auto client = kafka::make_client(RD_KAFKA_PRODUCER,
+                                     kafka::make_conf({{"bootstrap.servers", test::broker()}, {"log_level", "3"}}, "test admin"),
+                                     "test admin");
+    std::int64_t low = -1, high = -1;
+    if (rd_kafka_query_watermark_offsets(client.get(), topic.c_str(), partition, &low, &high, 10000))
+        throw std::runtime_error("watermarks of " + topic + ": no answer");
+    return low;
+}
+
 }  // namespace
+
+TEST_CASE("committed repartition records are deleted every repartition.purge.interval.ms") {
+    const auto in = test::unique("purge-in"), out = test::unique("purge-out");
+    const auto app_id = test::unique("purge");
+    test::create_topics({{in, 1}, {out, 1}});
+    streams_builder b;
+    b.stream<str, str>(in)
+        .select_key([](const str&, const str& v) { return v; })
+        .group_by_key(grouped<>::as("by-value"))
+        .count()
+        .to_stream()
+        .to(out);
+    const topology topo = b.build();
+    auto config = test::streams_config_from(app_id, "purge", {{"repartition.purge.interval.ms", "200"}});
+    kafka_streams app(topo, config);
+    app.start();
+    REQUIRE(app.wait_until(streams_state::running, 60s));
+    {
+        test::topic_writer writer(test::broker());
+        for (int i = 0; i < 100; ++i) writer.send(in, "k" + std::to_string(i), "v" + std::to_string(i % 10), 1000 + i);
+        writer.flush();
+    }
+    const auto repartition = app_id + "-by-value-repartition";
+    std::int64_t low = 0;
+    const auto deadline = std::chrono::steady_clock::now() + 20s;  // the default 30 s would not do
+    while ((low = low_watermark(repartition, 0)) < 100 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(200ms);
+    CHECK(low == 100);  // all 100 records read, committed and deleted
+    app.close();
+}
 
 TEST_CASE("internal topics get each kind's configs, the app's topic.* configs and a store's own, in Kafka's order") {
     const auto in = test::unique("it-in"), counts_out = test::unique("it-counts"), windows_out = test::unique("it-windows");
@@ -68,11 +110,11 @@ TEST_CASE("internal topics get each kind's configs, the app's topic.* configs an
         .to(windows_out);
     const topology topo = b.build();
 
-    auto config = test::broker_config(app_id, test::temp_state_dir("it-configs"));
-    config.app_configs["topic.segment.ms"] = "3600000";
-    config.app_configs["topic.retention.ms"] = "1000000";
     // A topic.* key librdkafka reads itself stays a client setting, not a topic config.
-    config.app_configs["topic.metadata.refresh.interval.ms"] = "10000";
+    auto config = test::streams_config_from(app_id, "it-configs",
+                                            {{"topic.segment.ms", "3600000"},
+                                             {"topic.retention.ms", "1000000"},
+                                             {"topic.metadata.refresh.interval.ms", "10000"}});
     kafka_streams app(topo, config);
     app.start();
     REQUIRE(app.wait_until(streams_state::running, 60s));
