@@ -11,6 +11,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -144,11 +145,14 @@ struct serde<std::int32_t> : detail::fixed_int_serde<std::int32_t> {};
 template <>
 struct serde<std::int64_t> : detail::fixed_int_serde<std::int64_t> {};
 
-/// IEEE 754 big-endian, as Kafka's DoubleSerde / FloatSerde.
+/// IEEE 754 big-endian, as Kafka's DoubleSerde / FloatSerde. Doubles are written as Java's
+/// Double.doubleToLongBits writes them: every NaN as the one canonical NaN (floats keep their bits,
+/// as Kafka's FloatSerde writes Float.floatToRawIntBits).
 template <>
 struct serde<double> {
     void serialize(double v, std::string& out) const {
-        detail::put_big_endian(std::bit_cast<std::uint64_t>(v), out);
+        const std::uint64_t canonical_nan = 0x7ff8000000000000ULL;
+        detail::put_big_endian(std::isnan(v) ? canonical_nan : std::bit_cast<std::uint64_t>(v), out);
     }
     double deserialize(std::string_view in) const {
         if (in.size() != 8) detail::throw_wrong_size("double (Kafka DoubleSerde)", 8, in.size());

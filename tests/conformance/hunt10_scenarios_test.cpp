@@ -21,6 +21,7 @@
 #include <kstreams/state/window_stores.hpp>
 
 #include "harness.hpp"
+#include "timestamp_from_value.hpp"
 #include "windowed_show.hpp"
 
 using namespace kstreams;
@@ -56,16 +57,6 @@ struct numbered final : value_transformer_with_key<str, str, str> {
         return *value + "#" + std::to_string(n);
     }
 };
-
-/// Hunt10Scenarios.fromValue: "ts:payload" values give ts ("p" the partition time); others the
-/// record's timestamp.
-i64 from_value(const detail::raw_record& r, i64 partition_time) {
-    if (!r.value) return r.timestamp;
-    const auto i = r.value->find(':');
-    if (i == std::string_view::npos) return r.timestamp;
-    const str t(r.value->substr(0, i));
-    return t == "p" ? partition_time : std::stoll(t);
-}
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include <kstreams/dsl/options.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 
 namespace kstreams {
@@ -22,14 +23,24 @@ struct joined {
     std::string name;  ///< names the join processor and a repartition topic before it
     std::optional<std::chrono::milliseconds> grace{};
 
-    static joined as(std::string n) { joined j; j.name = std::move(n); return j; }
+    static joined as(std::string n) {
+        dsl_detail::check_name(n, "joined::as");
+        joined j;
+        j.name = std::move(n);
+        return j;
+    }
     template <class S>
     joined<S, VS, OS> with_key_serde(S s) const { return {std::move(s), value_serde, other_value_serde, name, grace}; }
     template <class S>
     joined<KS, S, OS> with_value_serde(S s) const { return {key_serde, std::move(s), other_value_serde, name, grace}; }
     template <class S>
     joined<KS, VS, S> with_other_value_serde(S s) const { return {key_serde, value_serde, std::move(s), name, grace}; }
-    joined with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+    joined with_name(std::string n) const {
+        dsl_detail::check_name(n, "joined::with_name");
+        auto c = *this;
+        c.name = std::move(n);
+        return c;
+    }
     /// Kafka's Joined.withGracePeriod: the table must be materialized in a versioned store.
     joined with_grace_period(std::chrono::milliseconds g) const { auto c = *this; c.grace = g; return c; }
 };

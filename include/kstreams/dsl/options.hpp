@@ -22,6 +22,26 @@
 
 namespace kstreams {
 
+namespace dsl_detail {
+
+/// The names Kafka Streams checks (those of Named, Materialized, Joined, Consumed and Produced:
+/// they become parts of topic names): not empty, not "." or "..", at most 249 characters, and only
+/// the characters topic names take. Throws topology_error naming `where` otherwise.
+inline void check_name(const std::string& n, const char* where) {
+    const auto fail = [&](const std::string& why) {
+        throw topology_error(std::string(where) + ": the name \"" + n + "\" " + why);
+    };
+    if (n.empty() || n == "." || n == "..") fail("is not a name");
+    if (n.size() > 249) fail("is longer than 249 characters");
+    for (const char c : n) {
+        const bool legal = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                           c == '_' || c == '-';
+        if (!legal) fail("holds a character other than ASCII letters, digits, '.', '_' and '-'");
+    }
+}
+
+}  // namespace dsl_detail
+
 /// A name for the processor a DSL call creates (and for stores and topics derived from it).
 /// Spelled named::as("name") only: no braced string converts to it, so that a braced list after a
 /// supplier (`process(supplier, {"store"})`) is always the list of stores, as Kafka's
@@ -29,6 +49,7 @@ namespace kstreams {
 struct named {
     named() = default;
     static named as(std::string n) {
+        dsl_detail::check_name(n, "named::as");
         named out;
         out.name = std::move(n);
         return out;
@@ -55,7 +76,12 @@ struct consumed {
     consumed<KS, S> with_value_serde(S s) const { return {key_serde, std::move(s), extractor, reset, name}; }
     consumed with_timestamp_extractor(timestamp_extractor e) const { auto c = *this; c.extractor = std::move(e); return c; }
     consumed with_offset_reset_policy(offset_reset r) const { auto c = *this; c.reset = r; return c; }
-    consumed with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+    consumed with_name(std::string n) const {
+        dsl_detail::check_name(n, "consumed::with_name");
+        auto c = *this;
+        c.name = std::move(n);
+        return c;
+    }
 };
 template <class KS, class VS>
 consumed<KS, VS> consumed_with(KS ks, VS vs) { return {std::move(ks), std::move(vs)}; }
@@ -78,7 +104,12 @@ struct produced {
     /// stream_partitioner.
     template <class F>
     produced<KS, VS, F> with_stream_partitioner(F p) const { return {key_serde, value_serde, std::move(p), name}; }
-    produced with_name(std::string n) const { auto c = *this; c.name = std::move(n); return c; }
+    produced with_name(std::string n) const {
+        dsl_detail::check_name(n, "produced::with_name");
+        auto c = *this;
+        c.name = std::move(n);
+        return c;
+    }
 };
 template <class KS, class VS>
 produced<KS, VS> produced_with(KS ks, VS vs) { return {std::move(ks), std::move(vs)}; }
@@ -132,7 +163,12 @@ struct materialized {
     /// offsets are committed no further than the earliest record one of them holds).
     kstreams::recovery recovery_mode = kstreams::recovery::changelog;
 
-    static materialized as(std::string n) { materialized m; m.store_name = std::move(n); return m; }
+    static materialized as(std::string n) {
+        dsl_detail::check_name(n, "materialized::as");
+        materialized m;
+        m.store_name = std::move(n);
+        return m;
+    }
     /// A store made by this supplier; its name is the store name.
     static materialized as(std::shared_ptr<const key_value_bytes_store_supplier> s) {
         materialized m;

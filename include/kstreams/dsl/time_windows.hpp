@@ -45,12 +45,16 @@ public:
 
     /// Calls `fn(window)` for each window a record at `ts` falls in, by ascending start: every window with
     /// start <= ts < start + size (none start before 0, as Kafka's). No allocation: this is per record.
+    /// Throws std::invalid_argument, before any call, when the last of them would end past the largest
+    /// timestamp (Kafka's TimeWindow refuses an end before its start, as the overflowed end is).
     template <class Fn>
     void for_each_window(std::int64_t ts, Fn&& fn) const {
         if (unlimited_) {
             if (ts >= start_) fn(window{start_, INT64_MAX});
             return;
         }
+        const std::int64_t last_start = ts - ts % advance_;
+        if (last_start > INT64_MAX - size_) throw_end_overflow(ts, last_start);
         for (std::int64_t start = std::max<std::int64_t>(0, ts - size_ + advance_) / advance_ * advance_; start <= ts;
              start += advance_)
             fn(window{start, start + size_});
@@ -65,6 +69,11 @@ public:
 private:
     friend class unlimited_windows;
     time_windows(std::int64_t size, std::int64_t grace) : size_(size), advance_(size), grace_(grace) {}
+    [[noreturn]] void throw_end_overflow(std::int64_t ts, std::int64_t start) const {
+        throw std::invalid_argument("time_windows: a record at " + std::to_string(ts) + " falls in the window starting at " +
+                                    std::to_string(start) + ", whose end (" + std::to_string(size_) +
+                                    " ms later) is past the largest timestamp");
+    }
     static std::int64_t check_size(std::chrono::milliseconds size) {
         if (size.count() <= 0) throw std::invalid_argument("time_windows: the window size must be larger than zero");
         return size.count();

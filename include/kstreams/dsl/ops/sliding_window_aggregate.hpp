@@ -70,7 +70,9 @@ public:
         observed_stream_time_ = std::max(observed_stream_time_, r.timestamp);
         close_time_ = observed_stream_time_ - grace_;
         if (hold_) hold_->advance(observed_stream_time_, emit_final_ ? emitter_.last_close_time() : close_time_);
-        if (r.timestamp + diff_ < close_time_) {
+        // In Kafka's wrapping long arithmetic: a record so near the largest time that ts +
+        // difference wraps is late.
+        if (static_cast<std::int64_t>(static_cast<std::uint64_t>(r.timestamp) + static_cast<std::uint64_t>(diff_)) < close_time_) {
             ctx_->record_dropped(metric::dropped_late, *this);
             return;
         }

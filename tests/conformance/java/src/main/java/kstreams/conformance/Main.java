@@ -362,6 +362,7 @@ public final class Main {
         Hunt15Scenarios.register(SCENARIOS);
         Hunt16Scenarios.register(SCENARIOS);
         Hunt17Scenarios.register(SCENARIOS);
+        Hunt18Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
