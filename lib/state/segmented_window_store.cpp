@@ -142,9 +142,15 @@ std::unique_ptr<bytes_window_iterator> segmented_window_store::fetch_range(const
     if (key_to)  // stored starts are at most the observed stream time
         hi = scan_upper_bound(*key_to, key_from,
                               max_time_suffix(time_from, std::min(time_to, segments_.observed()), 4));
+    // One key from a time on: its entries in reach start at `key ‖ time_from` (a time that is not
+    // negative sorts as its big-endian bytes), so the scan need not read the earlier ones to skip
+    // them. (Past the observed time there is nothing to read, and the bound would pass `hi`.)
+    std::optional<std::string> lo = key_from;
+    if (key_from && key_to && *key_from == *key_to && time_from >= 0 && time_from <= segments_.observed())
+        detail::put_big_endian(time_from, *lo);
     // In-memory: scanned forward and sorted, so that duplicates of one key and start stay in
     // insertion order forward and in reverse order backward (as Kafka's in-memory store).
-    auto it = std::make_unique<window_filter_iterator>(segments_.scan(time_from, time_to, key_from, hi,
+    auto it = std::make_unique<window_filter_iterator>(segments_.scan(time_from, time_to, std::move(lo), hi,
                                                                       backward && !time_major_),
                                                        key_from, key_to, time_from, time_to, window_size_);
     if (!time_major_) return it;

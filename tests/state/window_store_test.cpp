@@ -96,6 +96,22 @@ TEST_CASE_TEMPLATE("window store: put, fetch one window, fetch a key's windows f
     CHECK(w->fetch("a", 0, 20000).to_vector() == by_time{{10000, "A10"}, {20000, "a20"}});
 }
 
+TEST_CASE_TEMPLATE("window store: a fetch of one key from a later time finds its windows from that time on, and none past the latest",
+                   T, ALL_KINDS) {
+    test_store_context ctx;
+    auto w = make_window<T>(ctx, 1h, 10s);
+    for (int i = 0; i < 10; ++i) w->put("k", "k" + std::to_string(i), i * 1000);
+    // A key whose bytes are "k" and a big-endian time: stored among k's entries, never one of them.
+    str longer = "k";
+    kstreams::detail::put_big_endian<std::int64_t>(4500, longer);
+    w->put(longer, "x", 5000);
+    CHECK(w->fetch("k", 4500, 6000).to_vector() == by_time{{5000, "k5"}, {6000, "k6"}});
+    CHECK(w->backward_fetch("k", 4500, 6000).to_vector() == by_time{{6000, "k6"}, {5000, "k5"}});
+    CHECK(w->fetch("k", 9000, 20000).to_vector() == by_time{{9000, "k9"}});
+    CHECK(w->fetch("k", 9001, 20000).to_vector().empty());  // past the latest window put
+    CHECK(w->fetch(longer, 0, 9000).to_vector() == by_time{{5000, "x"}});
+}
+
 TEST_CASE_TEMPLATE("window store: key range and all fetches carry windows [start, start + size)", T, ALL_KINDS) {
     test_store_context ctx;
     auto w = make_window<T>(ctx, 1h, 10s);

@@ -5,9 +5,10 @@
 // either side has seen (Kafka's per-task TimeTracker). Left/outer joins park a record without
 // partner in a shared "outer" key-value store (key = 8-byte BE timestamp ‖ side byte ‖ key, so it
 // iterates in timestamp order) and emit it null-padded once stream time passes t + after + grace
-// (for the right side: t + before + grace); a later partner deletes it. Recovered by
-// recomputation, the processors hold input offsets and judge replayed records as
-// <kstreams/dsl/detail/join_recompute.hpp> says.
+// (for the right side: t + before + grace); a later partner deletes it. A Bloom filter of the
+// store's keys (<kstreams/dsl/detail/parked_key_filter.hpp>) spares the store the lookups of keys
+// it does not hold. Recovered by recomputation, the processors hold input offsets and judge
+// replayed records as <kstreams/dsl/detail/join_recompute.hpp> says.
 #pragma once
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include <kstreams/detail/task_context.hpp>
 #include <kstreams/dsl/detail/join_recompute.hpp>
 #include <kstreams/dsl/detail/joiner_args.hpp>
+#include <kstreams/dsl/detail/parked_key_filter.hpp>
 #include <kstreams/dsl/join_windows.hpp>
 #include <kstreams/dsl/serde_ref.hpp>
 #include <kstreams/error.hpp>
@@ -85,6 +87,7 @@ struct join_time_tracker {
     std::int64_t next_time_to_emit = 0;
     std::int64_t emitted_time = -1;  ///< the stream time of the last look for records to emit
     join_recovery recovery;          ///< recovered by recomputation
+    parked_key_filter parked;        ///< left/outer joins: the outer store's keys
 };
 
 /// What a side's KSTREAM-WINDOWED needs to hold offsets when its buffer is recovered by
@@ -163,6 +166,13 @@ struct outer_store_codec {
         out.push_back(is_left ? 1 : 0);
         key.serialize(k, out);
         return out;
+    }
+    /// encode_key's bytes with the timestamp left to set_timestamp: one key serialization for
+    /// the many timestamps one record's partners come with.
+    std::string encode_key_prefix(bool is_left, const K& k) const { return encode_key(0, is_left, k); }
+    static void set_timestamp(std::string& encoded, std::int64_t ts) {
+        auto u = static_cast<std::uint64_t>(ts);
+        for (int i = 7; i >= 0; --i, u >>= 8) encoded[static_cast<std::size_t>(i)] = static_cast<char>(u & 0xff);
     }
     /// The decoders throw deserialization_error on bytes too short for what they say (a store
     /// restored from a changelog someone else wrote).
@@ -254,23 +264,26 @@ public:
         }
         // Replaying: whether the commit named it as waiting for a partner (nullopt: not known).
         const std::optional<bool> waited = replaying ? hold_->take_mark() : std::optional<bool>{};
+        if (outer_ && !tt.parked.built()) tt.parked.build(*outer_);
         if (outer_ && !replaying && t == tt.stream_time) emit_non_joined(r);
 
         const std::int64_t from = std::max<std::int64_t>(0, java_add(t, -spec_.join_before));
         const std::int64_t to = std::max<std::int64_t>(0, java_add(t, spec_.join_after));
         auto it = other_->fetch(r.key, from, to);
         bool matched = false;
+        std::string partner_key;  // a partner's outer store key: the timestamp set per partner
+        if (outer_) partner_key = codec_.encode_key_prefix(!ThisIsLeft, r.key);
         while (it.has_next()) {
             const auto other = it.next();
             if (outer_) {
                 // A partner arrived: the other record is no longer waiting to be emitted alone.
-                const std::string k = codec_.encode_key(other.key, !ThisIsLeft, r.key);
+                codec_t::set_timestamp(partner_key, other.key);
                 // Unless the commit named it as waiting: then this record, processed before the
                 // commit, did not match it (it came later in the replay than the first time).
-                if (replaying && tt.recovery.named.count(k)) continue;
-                if (outer_->get(k)) {
-                    outer_->remove(k);
-                    if (hold_) tt.recovery.gone(k, !ThisIsLeft);
+                if (replaying && tt.recovery.named.count(partner_key)) continue;
+                if (parked_list(partner_key)) {
+                    outer_->remove(partner_key);
+                    if (hold_) tt.recovery.gone(partner_key, !ThisIsLeft);
                 }
             }
             matched = true;
@@ -291,9 +304,10 @@ public:
         }
         tt.min_time = std::min(tt.min_time, t);
         const std::string k = codec_.encode_key(t, ThisIsLeft, r.key);
-        std::string list = outer_->get(k).value_or(std::string());
+        std::string list = parked_list(k).value_or(std::string());
         codec_t::append(list, ThisIsLeft, this_serde(), r.value);
         outer_->put(k, list);
+        if (tt.parked.added(k)) tt.parked.build(*outer_);
         if (hold_) {
             // Held and marked as waiting until emitted or matched (a replayed record parked after
             // the join emitted past its window goes out at the next emission).
@@ -307,6 +321,13 @@ private:
     VOut apply(const K& k, const VThis* mine, const VOther* other) {
         if constexpr (ThisIsLeft) return fn_(k, mine, other);
         else return fn_(k, other, mine);
+    }
+    /// What the outer store holds under `k`: read only when the filter cannot say it holds nothing.
+    std::optional<std::string> parked_list(const std::string& k) {
+        if (!tracker_->parked.may_hold(k)) return std::nullopt;
+        auto list = outer_->get(k);
+        if (!list) tracker_->parked.false_positive();
+        return list;
     }
     const serde_ref<VThis>& this_serde() const {
         if constexpr (ThisIsLeft) return codec_.left;
