@@ -43,6 +43,18 @@ concept serde_for = requires(const S& s, const T& v, std::string& out, std::stri
 template <class T>
 struct serde;
 
+/// The widest bytes a fixed_width_serde may write (a sink's buffer for them).
+inline constexpr std::size_t max_fixed_width = 8;
+
+/// Optional for a serde: every value has the same number of bytes, `fixed_width` (1 to
+/// max_fixed_width), written by `serialize_fixed(v, out)` into a plain buffer. Sinks use it to
+/// spare std::string's out-of-line append per key and value.
+template <class S, class T>
+concept fixed_width_serde = requires(const S& s, const T& v, char* out) {
+    requires S::fixed_width >= 1 && S::fixed_width <= max_fixed_width;
+    s.serialize_fixed(v, out);
+};
+
 template <class T>
 concept has_default_serde = requires { sizeof(serde<T>); } && serde_for<serde<T>, T>;
 
@@ -101,13 +113,18 @@ U to_from_big_endian(U u) {
     else return __builtin_bswap64(u);
 }
 
+/// Writes sizeof(Int) bytes at `out`.
 template <class Int>
-void put_big_endian(Int v, std::string& out) {
+void put_big_endian(Int v, char* out) {
     using U = std::make_unsigned_t<Int>;
     const U be = to_from_big_endian(static_cast<U>(v));
-    char buf[sizeof(U)];
-    std::memcpy(buf, &be, sizeof(U));
-    out.append(buf, sizeof(U));
+    std::memcpy(out, &be, sizeof(U));
+}
+template <class Int>
+void put_big_endian(Int v, std::string& out) {
+    char buf[sizeof(Int)];
+    put_big_endian(v, buf);
+    out.append(buf, sizeof(Int));
 }
 /// Reads sizeof(Int) bytes; the caller checked the size.
 template <class Int>
@@ -124,7 +141,9 @@ struct fixed_int_serde {
         else if constexpr (sizeof(Int) == 4) return "int32 (Kafka IntegerSerde)";
         else return "int64 (Kafka LongSerde)";
     }
+    static constexpr std::size_t fixed_width = sizeof(Int);
     void serialize(Int v, std::string& out) const { put_big_endian(v, out); }
+    void serialize_fixed(Int v, char* out) const { put_big_endian(v, out); }
     Int deserialize(std::string_view in) const {
         if (in.size() != sizeof(Int)) throw_wrong_size(name(), sizeof(Int), in.size());
         return get_big_endian<Int>(in);
@@ -150,10 +169,12 @@ struct serde<std::int64_t> : detail::fixed_int_serde<std::int64_t> {};
 /// as Kafka's FloatSerde writes Float.floatToRawIntBits).
 template <>
 struct serde<double> {
+    static constexpr std::size_t fixed_width = 8;
     void serialize(double v, std::string& out) const {
         const std::uint64_t canonical_nan = 0x7ff8000000000000ULL;
         detail::put_big_endian(std::isnan(v) ? canonical_nan : std::bit_cast<std::uint64_t>(v), out);
     }
+    void serialize_fixed(double v, char* out) const { detail::put_big_endian(std::bit_cast<std::uint64_t>(v), out); }
     double deserialize(std::string_view in) const {
         if (in.size() != 8) detail::throw_wrong_size("double (Kafka DoubleSerde)", 8, in.size());
         return std::bit_cast<double>(detail::get_big_endian<std::uint64_t>(in));
@@ -161,9 +182,11 @@ struct serde<double> {
 };
 template <>
 struct serde<float> {
+    static constexpr std::size_t fixed_width = 4;
     void serialize(float v, std::string& out) const {
         detail::put_big_endian(std::bit_cast<std::uint32_t>(v), out);
     }
+    void serialize_fixed(float v, char* out) const { detail::put_big_endian(std::bit_cast<std::uint32_t>(v), out); }
     float deserialize(std::string_view in) const {
         if (in.size() != 4) detail::throw_wrong_size("float (Kafka FloatSerde)", 4, in.size());
         return std::bit_cast<float>(detail::get_big_endian<std::uint32_t>(in));

@@ -22,6 +22,9 @@ public:
     template <class Fire>
     bool maybe_punctuate(std::int64_t now, Fire&& fire);
     bool empty() const { return entries_.empty(); }
+    /// No schedule is due before this time: `now < no_earlier_than()` answers "nothing due"
+    /// without a call (schedule() lowers it at once; a cancelled schedule's time may linger).
+    std::int64_t no_earlier_than() const { return earliest_; }
     /// When the next schedule is due; INT64_MAX if none (the Kafka runtime sleeps until then).
     std::int64_t next_due() const {
         std::int64_t next = INT64_MAX;

@@ -1,6 +1,7 @@
 #include "lib/runtime/stream_task.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <regex>
 #include <stdexcept>
 
@@ -258,12 +259,31 @@ std::int64_t stream_task::extract_timestamp(source_node& src, const raw_record& 
     return ts;
 }
 
+namespace {
+// Sizes first, then the bytes: inline, where std::string's operator== calls out for the compare.
+bool same_topic(const std::string& a, std::string_view b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), b.size()) == 0;
+}
+}  // namespace
+
 void stream_task::note_processed(const raw_record& raw) {
-    for (auto& p : processed_)
-        if (p.partition == raw.partition && p.topic == raw.topic) {
-            p.offset = raw.offset;
+    // Runs of records come from one partition: the entry matched last first.
+    if (last_processed_ < processed_.size()) {
+        processed_offset& last = processed_[last_processed_];
+        if (last.partition == raw.partition && same_topic(last.topic, raw.topic)) {
+            last.offset = raw.offset;
             return;
         }
+    }
+    for (std::size_t i = 0; i < processed_.size(); ++i) {
+        processed_offset& p = processed_[i];
+        if (p.partition == raw.partition && same_topic(p.topic, raw.topic)) {
+            p.offset = raw.offset;
+            last_processed_ = i;
+            return;
+        }
+    }
+    last_processed_ = processed_.size();
     processed_.push_back({std::string(raw.topic), raw.partition, raw.offset});
 }
 
@@ -320,7 +340,7 @@ void stream_task::record_punctuation(std::chrono::steady_clock::time_point start
     punctuate_latency_->record(now - started, now);
 }
 
-bool stream_task::maybe_punctuate_stream_time() {
+bool stream_task::punctuate_stream_time() {
     if (stream_time_ < 0) return false;
     stream_punctuation_waiting_ = async_in_flight_ > 0 && stream_time_punctuations_.next_due() <= stream_time_;
     if (stream_punctuation_waiting_) return false;  // after the records in flight

@@ -143,7 +143,15 @@ public:
     /// log-and-continue): not counted as processed.
     /// `now_ms`: the wall clock of this turn (record-e2e-latency at the sources and sinks).
     bool process(source_node& src, const raw_record& raw, std::int64_t timestamp, std::int64_t now_ms);
-    bool maybe_punctuate_stream_time();
+    /// Fires the stream-time punctuations due. Inline because runners call it after every record:
+    /// with nothing due (the usual answer) it is one compare against the queue's earliest due time.
+    bool maybe_punctuate_stream_time() {
+        if (stream_time_ >= 0 && stream_time_ < stream_time_punctuations_.no_earlier_than()) {
+            stream_punctuation_waiting_ = false;  // what the full check concludes when nothing is due
+            return false;
+        }
+        return punctuate_stream_time();
+    }
     bool maybe_punctuate_wall_clock();
     /// Wall-clock time of the next due punctuation; INT64_MAX if none.
     std::int64_t next_wall_clock_punctuation() const { return wall_clock_punctuations_.next_due(); }
@@ -306,6 +314,8 @@ protected:
 private:
     void init_processors();
     void record_punctuation(std::chrono::steady_clock::time_point started);
+    /// maybe_punctuate_stream_time past its inline "nothing due" answer.
+    bool punctuate_stream_time();
     std::string where() const;
     /// processing.exception.handler, called in the catch block of an exception that escaped a
     /// processor: returns to go on without the record, throws streams_error to fail. `node` is the
@@ -392,6 +402,7 @@ private:
         std::int64_t offset = -1;
     };
     std::vector<processed_offset> processed_;
+    std::size_t last_processed_ = 0;  ///< the entry note_processed matched last: tried first
     void note_processed(const raw_record& raw);
     bool reads_global_ = false;  ///< a processor asked for a global store written by another thread
     const raw_record* raw_ = nullptr;  ///< the source record being processed (for the error handlers)

@@ -60,6 +60,26 @@ public:
         }
     }
 
+    /// forward() for an operator whose output keeps the timestamp and headers of the record it
+    /// processes (map_values, filter, map, select_key, peek): the current record context already
+    /// is that record's (its parent's forward set it), so a single child runs in it as it is, with
+    /// no context of its own. Only what a child changes in a context (a sink marks the raw bytes
+    /// released) is put back afterwards, as forward() does; errors are handled as there.
+    template <class K, class V>
+    void forward_in_context(const record<K, V>& r) const {
+        if (!ctx_ || children_.size() != 1) {
+            forward(r);
+            return;
+        }
+        const released_scope scope(ctx_->current_record_);
+        node* c = children_.front();
+        try {
+            c->process_erased(&r);
+        } catch (...) {
+            ctx_->processing_failed(*c);
+        }
+    }
+
     /// Passes a record to one child (Kafka's forward(record, childName), a split's branch): the
     /// same record context and error handling as forward().
     template <class K, class V>
@@ -92,6 +112,15 @@ private:
         context_scope& operator=(const context_scope&) = delete;
         task_context& ctx_;
         record_context saved_;
+    };
+    /// forward_in_context's part of context_scope: the raw-released flag back on the way out.
+    struct released_scope {
+        explicit released_scope(record_context& rc) : rc_(rc), saved_(rc.raw_released) {}
+        ~released_scope() { rc_.raw_released = saved_; }
+        released_scope(const released_scope&) = delete;
+        released_scope& operator=(const released_scope&) = delete;
+        record_context& rc_;
+        bool saved_;
     };
 
 private:

@@ -161,22 +161,31 @@ private:
         return [f = std::move(f)](const record<K, V>& r, const record_metadata*) { return f(r); };
     }
 
+    /// The bytes of `v`: written into `fixed` where the serde has a fixed width (no
+    /// std::string::append call), else into `buf`.
+    template <class S, class T>
+    static std::string_view serialize_one(const S& s, const T& v, std::string& buf, char* fixed) {
+        if constexpr (fixed_width_serde<S, T>) {
+            s.serialize_fixed(v, fixed);
+            return {fixed, S::fixed_width};
+        } else {
+            if constexpr (requires { s.serialize_fixed_or_none(v, fixed); })  // a serde_ref
+                if (const std::size_t n = s.serialize_fixed_or_none(v, fixed)) return {fixed, n};
+            buf.clear();
+            s.serialize(v, buf);
+            return buf;
+        }
+    }
+
     /// Serializes key and value into the buffers; false (after the production handler let the
     /// record go) when a serializer threw.
     bool serialize(const record<K, V>& r, std::string_view topic, std::optional<std::int32_t> partition) {
         key_.reset();
         value_.reset();
-        key_buf_.clear();
-        value_buf_.clear();
         try {
-            if (!has_null_key(r) && !serde_is_null(ks_, r.key)) {
-                ks_.serialize(r.key, key_buf_);
-                key_ = key_buf_;
-            }
-            if (!has_null_value(r) && !serde_is_null(vs_, r.value)) {
-                vs_.serialize(r.value, value_buf_);
-                value_ = value_buf_;
-            }
+            if (!has_null_key(r) && !serde_is_null(ks_, r.key)) key_ = serialize_one(ks_, r.key, key_buf_, key_fixed_);
+            if (!has_null_value(r) && !serde_is_null(vs_, r.value))
+                value_ = serialize_one(vs_, r.value, value_buf_, value_fixed_);
         } catch (const std::exception&) {
             ctx_->serialization_failed(*this, topic, partition, r.timestamp);  // throws, or drops the record
             return false;
@@ -213,6 +222,8 @@ private:
     stream_partitioner<K, V> partitioner_;
     std::string key_buf_;
     std::string value_buf_;
+    char key_fixed_[max_fixed_width];  ///< the bytes of a fixed_width_serde's key
+    char value_fixed_[max_fixed_width];
     std::optional<std::string_view> key_, value_;
     record_collector* out_ = nullptr;
 };

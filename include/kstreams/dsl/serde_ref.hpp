@@ -62,6 +62,18 @@ public:
             if (direct_) return serde<T>{}.serialize(v, out);
         impl_->serialize(v, out);
     }
+    /// Where T's default serde has a fixed width and is the one chosen: writes v's bytes at `out`
+    /// (max_fixed_width bytes) and answers how many; 0 otherwise (then serialize() it).
+    std::size_t serialize_fixed_or_none(const T& v, char* out) const {
+        if constexpr (direct_possible && fixed_width_serde<serde<T>, T>) {
+            if (direct_) {
+                serde<T>{}.serialize_fixed(v, out);
+                return serde<T>::fixed_width;
+            }
+        }
+        (void)v, (void)out;
+        return 0;
+    }
     T deserialize(std::string_view in) const {
         if constexpr (direct_possible)
             if (direct_) return T(serde<T>{}.deserialize(in));

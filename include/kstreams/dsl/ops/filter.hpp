@@ -13,7 +13,7 @@ public:
     filter_node(std::string name, F f, bool negate) : node(std::move(name)), f_(std::move(f)), negate_(negate) {}
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
-        if (static_cast<bool>(call_kv(f_, r.key, r.value, r.key_null, r.value_null)) != negate_) forward(r);
+        if (static_cast<bool>(call_kv(f_, r.key, r.value, r.key_null, r.value_null)) != negate_) forward_in_context(r);
     }
 
 private:

@@ -16,7 +16,7 @@ public:
         const auto& r = *static_cast<const record<K, V>*>(p);
         if (drop_null_value_for<F>(r, *this)) return;
         auto kv = call_kv(f_, r.key, r.value, r.key_null, r.value_null);
-        forward(record<K2, V2>{K2(pair_key(std::move(kv))), V2(pair_value(std::move(kv))), r.timestamp, r.headers});
+        forward_in_context(record<K2, V2>{K2(pair_key(std::move(kv))), V2(pair_value(std::move(kv))), r.timestamp, r.headers});
     }
 
 private:

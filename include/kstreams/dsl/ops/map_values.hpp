@@ -15,7 +15,7 @@ public:
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
         if (drop_null_value_for<F>(r, *this)) return;
-        forward(record<K, V2>{r.key, V2(call_kv(f_, r.key, r.value, r.key_null, r.value_null)), r.timestamp, r.headers, r.key_null, false});
+        forward_in_context(record<K, V2>{r.key, V2(call_kv(f_, r.key, r.value, r.key_null, r.value_null)), r.timestamp, r.headers, r.key_null, false});
     }
 
 private:

@@ -14,7 +14,7 @@ public:
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
         call_kv(f_, r.key, r.value, r.key_null, r.value_null);
-        forward(r);
+        forward_in_context(r);
     }
 
 private:

@@ -13,7 +13,7 @@ public:
     select_key_node(std::string name, F f) : node(std::move(name)), f_(std::move(f)) {}
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
-        forward(record<K2, V>{K2(call_kv(f_, r.key, r.value, r.key_null, r.value_null)), r.value, r.timestamp, r.headers, false, r.value_null});
+        forward_in_context(record<K2, V>{K2(call_kv(f_, r.key, r.value, r.key_null, r.value_null)), r.value, r.timestamp, r.headers, false, r.value_null});
     }
 
 private:
