@@ -390,6 +390,46 @@ void kafka_collector::abort_transaction(std::chrono::milliseconds timeout) {
     continued_in_transaction_.clear();
 }
 
+// ---- sends parked while a transaction commits ---------------------------------------------------
+
+void kafka_collector::park_sends() {
+    park_state_.store(park_state::parking, std::memory_order_release);
+}
+
+void kafka_collector::unpark_sends(const std::string& failure) {
+    {
+        std::lock_guard lock(park_mutex_);
+        park_failure_ = failure;
+        park_state_.store(failure.empty() ? park_state::direct : park_state::failed, std::memory_order_release);
+    }
+    unparked_.notify_all();
+}
+
+kafka_collector::park_state kafka_collector::wait_unparked() {
+    std::unique_lock lock(park_mutex_);
+    unparked_.wait(lock, [this] { return park_state_.load(std::memory_order_acquire) != park_state::parking; });
+    return park_state_.load(std::memory_order_acquire);
+}
+
+void kafka_collector::send_parked() {
+    std::vector<kafka_task_collector*> fronts;
+    {
+        std::lock_guard lock(park_mutex_);
+        fronts = fronts_;
+    }
+    for (kafka_task_collector* f : fronts) f->send_parked();
+}
+
+void kafka_collector::add_front(kafka_task_collector* front) {
+    std::lock_guard lock(park_mutex_);
+    fronts_.push_back(front);
+}
+
+void kafka_collector::remove_front(kafka_task_collector* front) {
+    std::lock_guard lock(park_mutex_);
+    std::erase(fronts_, front);
+}
+
 void kafka_collector::poll() {
     {
         std::lock_guard lock(mutex_);
@@ -426,9 +466,12 @@ std::map<std::pair<std::string, std::int32_t>, std::int64_t> kafka_collector::ch
 // ---- a task's front ---------------------------------------------------------------------------
 
 kafka_task_collector::kafka_task_collector(kafka_collector& shared, kstreams::metrics& metrics)
-    : shared_(shared), metrics_(metrics), produced_(metrics.counter(metric::records_produced)) {}
+    : shared_(shared), metrics_(metrics), produced_(metrics.counter(metric::records_produced)) {
+    shared_.add_front(this);
+}
 
 kafka_task_collector::~kafka_task_collector() {
+    shared_.remove_front(this);
     for (auto& [name, e] : topics_) rd_kafka_topic_destroy(e.rkt);
 }
 
@@ -452,6 +495,52 @@ void kafka_task_collector::send(std::string_view topic, std::optional<std::int32
                                 std::optional<std::string_view> key, std::optional<std::string_view> value,
                                 std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
     topic_entry& e = entry(topic);
+    if ((shared_.parked_state() != kafka_collector::park_state::direct || !parked_.empty()) &&
+        park(e, partition, key, value, timestamp, hdrs, sink_node))
+        return;
+    produce(e, partition, key, value, timestamp, hdrs, sink_node);
+}
+
+bool kafka_task_collector::park(topic_entry& e, std::optional<std::int32_t> partition,
+                                std::optional<std::string_view> key, std::optional<std::string_view> value,
+                                std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
+    using state = kafka_collector::park_state;
+    state now = shared_.parked_state();
+    // Bounded: a task that parked this much waits for the commit (its turn blocks, the others go on).
+    if (now == state::parking && parked_bytes_ >= kafka_collector::max_parked_bytes) now = shared_.wait_unparked();
+    if (now == state::failed) {
+        parked_.clear();
+        parked_bytes_ = 0;
+        std::lock_guard lock(shared_.park_mutex_);
+        throw detail::task_migrated_error("the transaction committing while this task processed failed (" +
+                                          shared_.park_failure_ + "); what it sent since is dropped");
+    }
+    if (now == state::direct) {
+        send_parked();
+        return false;
+    }
+    auto name = sink_names_.find(sink_node);
+    if (name == sink_names_.end()) name = sink_names_.emplace(sink_node).first;
+    parked_.push_back({&e, partition, key ? std::optional<std::string>(*key) : std::nullopt,
+                       value ? std::optional<std::string>(*value) : std::nullopt, timestamp, hdrs, &*name});
+    parked_bytes_ += (key ? key->size() : 0) + (value ? value->size() : 0) + 64;
+    for (const auto& h : hdrs) parked_bytes_ += h.key.size() + (h.value ? h.value->size() : 0);
+    return true;
+}
+
+void kafka_task_collector::send_parked() {
+    if (parked_.empty()) return;
+    std::vector<parked_record> records;
+    records.swap(parked_);
+    parked_bytes_ = 0;
+    for (const parked_record& r : records)
+        produce(*r.entry, r.partition, r.key, r.value, r.timestamp, r.hdrs, *r.sink_node);
+}
+
+void kafka_task_collector::produce(topic_entry& e, std::optional<std::int32_t> partition,
+                                   std::optional<std::string_view> key, std::optional<std::string_view> value,
+                                   std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
+    const std::string_view topic = e.name;
     if (shared_.transactional()) shared_.begin_transaction();
     rd_kafka_headers_t* rh = nullptr;
     if (!hdrs.empty()) {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -25,6 +26,7 @@
 namespace kstreams::kafka {
 
 class helper_thread;
+class kafka_task_collector;
 
 /// The producer(s) of one stream thread, shared by its tasks. The tasks send through fronts of their
 /// own (kafka_task_collector) from the threads that run them; delivery reports are served under a
@@ -80,8 +82,31 @@ public:
     /// Aborts the open transaction, if any; throws task_migrated_error when the producer is fenced.
     void abort_transaction(std::chrono::milliseconds timeout);
 
+    // ---- sends parked while a transaction commits (exactly-once) -------------------------------
+    // The stream thread's tasks take turns while its transaction commits on another thread; what
+    // they send meanwhile belongs to the next transaction (librdkafka refuses sends while one
+    // commits, and a producer has one transaction). Each front parks it in order and sends it,
+    // before its next send, once the commit returned.
+    /// From now on the fronts park what they send. Call while no task sends (turns quiesced).
+    void park_sends();
+    /// The commit returned: the fronts send what they parked before anything new. With a
+    /// `failure`, the commit did not: what they parked is dropped (their tasks close dirty, their
+    /// input is processed again) and their sends throw task_migrated_error naming it.
+    void unpark_sends(const std::string& failure = {});
+    /// Sends what fronts still hold parked (tasks that sent nothing since the commit returned).
+    /// Call while no task sends.
+    void send_parked();
+    /// Bytes a front parks before its next send blocks until the commit returned.
+    static constexpr std::size_t max_parked_bytes = 8 << 20;
+
 private:
     friend class kafka_task_collector;
+    enum class park_state { direct, parking, failed };
+    park_state parked_state() const { return park_state_.load(std::memory_order_acquire); }
+    /// Blocks until the commit returned (the state is not `parking`); the state then.
+    park_state wait_unparked();
+    void add_front(kafka_task_collector* front);
+    void remove_front(kafka_task_collector* front);
     static void on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
     void delivered(const rd_kafka_message_t* msg);
     /// Serves `rk`'s delivery reports for up to `wait` (a full queue).
@@ -139,6 +164,12 @@ private:
     std::unique_ptr<helper_thread> offsets_sender_;
     production_exception_handler handler_;
     std::vector<dead_letter_record> dead_letters_;  ///< from the handler, sent at the next poll
+
+    std::atomic<park_state> park_state_{park_state::direct};
+    std::mutex park_mutex_;  ///< the fronts, the failure, and waits for the commit
+    std::condition_variable unparked_;
+    std::string park_failure_;
+    std::vector<kafka_task_collector*> fronts_;
 };
 
 /// A task's front to its thread's producers: sends from the thread that runs the task, counting
@@ -152,21 +183,46 @@ public:
               std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
               std::string_view sink_node) override;
     std::int32_t partition_count(std::string_view topic) override;
+    /// Sends what this front parked, in order (on the task's thread, or while it takes no turn).
+    void send_parked();
 
 private:
+    friend class kafka_collector;
     struct topic_entry {
         std::string name;
         rd_kafka_topic_t* rkt = nullptr;
         rd_kafka_t* rk = nullptr;
         std::int32_t partitions = 0;  ///< 0 = not looked up yet
     };
+    /// A record sent while the transaction committed, its bytes copied.
+    struct parked_record {
+        topic_entry* entry = nullptr;
+        std::optional<std::int32_t> partition;
+        std::optional<std::string> key, value;
+        std::int64_t timestamp = 0;
+        headers hdrs;
+        const std::string* sink_node = nullptr;  ///< in sink_names_
+    };
     topic_entry& entry(std::string_view topic);
+    /// While a transaction commits: parks the record (true), or throws if the commit failed;
+    /// false once the commit returned (what was parked is sent first).
+    bool park(topic_entry& e, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
+              std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
+              std::string_view sink_node);
+    /// Hands one record to librdkafka (into the open transaction, begun if none is).
+    void produce(topic_entry& e, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
+                 std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
+                 std::string_view sink_node);
 
     kafka_collector& shared_;
     kstreams::metrics& metrics_;
     std::map<std::string, topic_entry, std::less<>> topics_;
     topic_entry* last_ = nullptr;
     std::uint64_t& produced_;
+    /// In order; touched by the task's thread only (or by the loop while the task takes no turn).
+    std::vector<parked_record> parked_;
+    std::size_t parked_bytes_ = 0;
+    std::set<std::string, std::less<>> sink_names_;  ///< of parked records, kept once each
 };
 
 }  // namespace kstreams::kafka
