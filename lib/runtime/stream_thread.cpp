@@ -819,11 +819,11 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             if (rebalancing && pending.empty() && !tasks->restoring()) set_rebalancing(false);
             std::optional<std::int64_t> idle_until;
             progressed = take_turn_results(idle_until) || progressed;
-            if (!paused) start_turns();
             if (in_commit && in_commit->done) {
                 co_await end_transaction_commit();
                 progressed = true;  // rebalances, restoration and delivery reports wait for the next round
             }
+            if (!paused) start_turns();
             bool committing = !in_commit && tasks->commit_due();
             // Exactly-once: a record in flight in an async processor may have sent part of its
             // results into the open transaction, which must commit with its input offset: the
@@ -854,8 +854,10 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             drain_pipe();
             if (!paused && (co_await poll_consumer() || tasks->fetchable() || turns_progressed || turns_error)) continue;
             if (in_commit && in_commit->done) continue;
+            // A commit due while one is in flight waits for its end, which wakes the loop.
             std::int64_t deadline = paused ? now_ms() + 100
-                                           : std::min(tasks->next_deadline(), now_ms() + (tasks->restoring() ? 100 : 1000));
+                                           : std::min(tasks->next_deadline(!in_commit),
+                                                      now_ms() + (tasks->restoring() ? 100 : 1000));
             if (idle_until) deadline = std::min(deadline, *idle_until);
             if (turns_idle_until) deadline = std::min(deadline, *turns_idle_until);
             sleeping_until = deadline;

@@ -1037,8 +1037,8 @@ void task_manager::delete_checkpoint_of(managed_task& t) {
 
 // ---- queries ----------------------------------------------------------------------------------
 
-std::int64_t task_manager::next_deadline() const {
-    std::int64_t deadline = config_.commit_interval_ms >= 0 ? next_commit_ : INT64_MAX;
+std::int64_t task_manager::next_deadline(bool with_commit) const {
+    std::int64_t deadline = with_commit && config_.commit_interval_ms >= 0 ? next_commit_ : INT64_MAX;
     for (const auto& [id, t] : active_)
         if (!t->restoring)
             deadline = std::min(deadline, t->env ? t->next_punctuation : t->task->next_wall_clock_punctuation());

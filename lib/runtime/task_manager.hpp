@@ -160,8 +160,8 @@ public:
     /// Closes every task. A clean close commits first and writes checkpoints; a dirty one drops
     /// what the caches hold.
     void close(bool clean);
-    /// Earliest wall-clock time something is due (commit, punctuation).
-    std::int64_t next_deadline() const;
+    /// Earliest wall-clock time something is due (commit unless `with_commit` is false, punctuation).
+    std::int64_t next_deadline(bool with_commit = true) const;
 
     // ---- the same turn, one task at a time ------------------------------------------------
     // A runner that runs tasks on threads of their own calls these on each task's executor (for
