@@ -507,10 +507,12 @@ bool kafka_task_collector::park(topic_entry& e, std::optional<std::int32_t> part
     using state = kafka_collector::park_state;
     state now = shared_.parked_state();
     // Bounded: a task that parked this much waits for the commit (its turn blocks, the others go on).
-    if (now == state::parking && parked_bytes_ >= kafka_collector::max_parked_bytes) now = shared_.wait_unparked();
+    if (now == state::parking && parked_bytes_.size() >= kafka_collector::max_parked_bytes)
+        now = shared_.wait_unparked();
     if (now == state::failed) {
         parked_.clear();
-        parked_bytes_ = 0;
+        parked_bytes_.clear();
+        parked_headers_.clear();
         std::lock_guard lock(shared_.park_mutex_);
         throw detail::task_migrated_error("the transaction committing while this task processed failed (" +
                                           shared_.park_failure_ + "); what it sent since is dropped");
@@ -519,22 +521,47 @@ bool kafka_task_collector::park(topic_entry& e, std::optional<std::int32_t> part
         send_parked();
         return false;
     }
-    auto name = sink_names_.find(sink_node);
-    if (name == sink_names_.end()) name = sink_names_.emplace(sink_node).first;
-    parked_.push_back({&e, partition, key ? std::optional<std::string>(*key) : std::nullopt,
-                       value ? std::optional<std::string>(*value) : std::nullopt, timestamp, hdrs, &*name});
-    parked_bytes_ += (key ? key->size() : 0) + (value ? value->size() : 0) + 64;
-    for (const auto& h : hdrs) parked_bytes_ += h.key.size() + (h.value ? h.value->size() : 0);
+    if (!last_sink_ || *last_sink_ != sink_node) {
+        auto name = sink_names_.find(sink_node);
+        if (name == sink_names_.end()) name = sink_names_.emplace(sink_node).first;
+        last_sink_ = &*name;
+    }
+    parked_record r{&e, partition, 0, 0, -1, -1, timestamp, -1, last_sink_};
+    auto copy = [this](std::optional<std::string_view> bytes, std::size_t& at, std::int64_t& size) {
+        if (!bytes) return;
+        at = parked_bytes_.size();
+        size = static_cast<std::int64_t>(bytes->size());
+        parked_bytes_.insert(parked_bytes_.end(), bytes->begin(), bytes->end());
+    };
+    copy(key, r.key_at, r.key_size);
+    copy(value, r.value_at, r.value_size);
+    if (!hdrs.empty()) {
+        r.headers = static_cast<std::int32_t>(parked_headers_.size());
+        parked_headers_.push_back(hdrs);
+    }
+    parked_.push_back(r);
     return true;
 }
 
 void kafka_task_collector::send_parked() {
     if (parked_.empty()) return;
-    std::vector<parked_record> records;
-    records.swap(parked_);
-    parked_bytes_ = 0;
-    for (const parked_record& r : records)
-        produce(*r.entry, r.partition, r.key, r.value, r.timestamp, r.hdrs, *r.sink_node);
+    static const headers none;
+    // Sent in order; what a failed send leaves is dropped with the task (the thread fails).
+    struct clear {
+        kafka_task_collector& f;
+        ~clear() {
+            f.parked_.clear();
+            f.parked_bytes_.clear();
+            f.parked_headers_.clear();
+        }
+    } cleared{*this};
+    auto bytes = [this](std::size_t at, std::int64_t size) -> std::optional<std::string_view> {
+        if (size < 0) return std::nullopt;
+        return std::string_view(parked_bytes_.data() + at, static_cast<std::size_t>(size));
+    };
+    for (const parked_record& r : parked_)
+        produce(*r.entry, r.partition, bytes(r.key_at, r.key_size), bytes(r.value_at, r.value_size), r.timestamp,
+                r.headers < 0 ? none : parked_headers_[static_cast<std::size_t>(r.headers)], *r.sink_node);
 }
 
 void kafka_task_collector::produce(topic_entry& e, std::optional<std::int32_t> partition,

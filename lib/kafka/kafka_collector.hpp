@@ -194,13 +194,14 @@ private:
         rd_kafka_t* rk = nullptr;
         std::int32_t partitions = 0;  ///< 0 = not looked up yet
     };
-    /// A record sent while the transaction committed, its bytes copied.
+    /// A record sent while the transaction committed; its bytes are copied into parked_bytes_.
     struct parked_record {
         topic_entry* entry = nullptr;
         std::optional<std::int32_t> partition;
-        std::optional<std::string> key, value;
+        std::size_t key_at = 0, value_at = 0;
+        std::int64_t key_size = -1, value_size = -1;  ///< -1: null
         std::int64_t timestamp = 0;
-        headers hdrs;
+        std::int32_t headers = -1;  ///< index in parked_headers_, -1: none
         const std::string* sink_node = nullptr;  ///< in sink_names_
     };
     topic_entry& entry(std::string_view topic);
@@ -220,9 +221,12 @@ private:
     topic_entry* last_ = nullptr;
     std::uint64_t& produced_;
     /// In order; touched by the task's thread only (or by the loop while the task takes no turn).
+    /// The bytes go into one buffer kept between commits: no allocation per record parked.
     std::vector<parked_record> parked_;
-    std::size_t parked_bytes_ = 0;
+    std::vector<char> parked_bytes_;
+    std::vector<headers> parked_headers_;
     std::set<std::string, std::less<>> sink_names_;  ///< of parked records, kept once each
+    const std::string* last_sink_ = nullptr;
 };
 
 }  // namespace kstreams::kafka
