@@ -495,32 +495,45 @@ void kafka_task_collector::send(std::string_view topic, std::optional<std::int32
                                 std::optional<std::string_view> key, std::optional<std::string_view> value,
                                 std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
     topic_entry& e = entry(topic);
-    if ((shared_.parked_state() != kafka_collector::park_state::direct || !parked_.empty()) &&
-        park(e, partition, key, value, timestamp, hdrs, sink_node))
+    // No commit in flight and nothing parked (what was, was sent: has_parked_ is cleared after).
+    if (shared_.parked_state() == kafka_collector::park_state::direct && !has_parked_.load(std::memory_order_acquire)) {
+        produce(e, partition, key, value, timestamp, hdrs, sink_node);
         return;
-    produce(e, partition, key, value, timestamp, hdrs, sink_node);
+    }
+    send_parking(e, partition, key, value, timestamp, hdrs, sink_node);
 }
 
-bool kafka_task_collector::park(topic_entry& e, std::optional<std::int32_t> partition,
-                                std::optional<std::string_view> key, std::optional<std::string_view> value,
-                                std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
+void kafka_task_collector::send_parking(topic_entry& e, std::optional<std::int32_t> partition,
+                                        std::optional<std::string_view> key, std::optional<std::string_view> value,
+                                        std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
     using state = kafka_collector::park_state;
+    std::unique_lock lock(parked_mutex_);
     state now = shared_.parked_state();
     // Bounded: a task that parked this much waits for the commit (its turn blocks, the others go on).
-    if (now == state::parking && parked_bytes_.size() >= kafka_collector::max_parked_bytes)
-        now = shared_.wait_unparked();
+    if (now == state::parking && parked_bytes_.size() >= kafka_collector::max_parked_bytes) {
+        lock.unlock();
+        shared_.wait_unparked();
+        lock.lock();
+        now = shared_.parked_state();
+    }
     if (now == state::failed) {
-        parked_.clear();
-        parked_bytes_.clear();
-        parked_headers_.clear();
-        std::lock_guard lock(shared_.park_mutex_);
+        drop_parked();
+        lock.unlock();
+        std::lock_guard failure(shared_.park_mutex_);
         throw detail::task_migrated_error("the transaction committing while this task processed failed (" +
                                           shared_.park_failure_ + "); what it sent since is dropped");
     }
     if (now == state::direct) {
-        send_parked();
-        return false;
+        send_parked_locked();
+        produce(e, partition, key, value, timestamp, hdrs, sink_node);
+        return;
     }
+    park(e, partition, key, value, timestamp, hdrs, sink_node);
+}
+
+void kafka_task_collector::park(topic_entry& e, std::optional<std::int32_t> partition,
+                                std::optional<std::string_view> key, std::optional<std::string_view> value,
+                                std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
     if (!last_sink_ || *last_sink_ != sink_node) {
         auto name = sink_names_.find(sink_node);
         if (name == sink_names_.end()) name = sink_names_.emplace(sink_node).first;
@@ -540,20 +553,29 @@ bool kafka_task_collector::park(topic_entry& e, std::optional<std::int32_t> part
         parked_headers_.push_back(hdrs);
     }
     parked_.push_back(r);
-    return true;
+    has_parked_.store(true, std::memory_order_release);
 }
 
 void kafka_task_collector::send_parked() {
+    if (!has_parked_.load(std::memory_order_acquire)) return;
+    std::lock_guard lock(parked_mutex_);
+    send_parked_locked();
+}
+
+void kafka_task_collector::drop_parked() {
+    parked_.clear();
+    parked_bytes_.clear();
+    parked_headers_.clear();
+    has_parked_.store(false, std::memory_order_release);
+}
+
+void kafka_task_collector::send_parked_locked() {
     if (parked_.empty()) return;
     static const headers none;
     // Sent in order; what a failed send leaves is dropped with the task (the thread fails).
     struct clear {
         kafka_task_collector& f;
-        ~clear() {
-            f.parked_.clear();
-            f.parked_bytes_.clear();
-            f.parked_headers_.clear();
-        }
+        ~clear() { f.drop_parked(); }
     } cleared{*this};
     auto bytes = [this](std::size_t at, std::int64_t size) -> std::optional<std::string_view> {
         if (size < 0) return std::nullopt;

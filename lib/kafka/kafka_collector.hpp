@@ -87,14 +87,15 @@ public:
     // they send meanwhile belongs to the next transaction (librdkafka refuses sends while one
     // commits, and a producer has one transaction). Each front parks it in order and sends it,
     // before its next send, once the commit returned.
-    /// From now on the fronts park what they send. Call while no task sends (turns quiesced).
+    /// From now on the fronts park what they send. Call while no task sends: turns quiesced and no
+    /// record in flight in an async processor (its send, outside turns, would not see it in time).
     void park_sends();
     /// The commit returned: the fronts send what they parked before anything new. With a
     /// `failure`, the commit did not: what they parked is dropped (their tasks close dirty, their
     /// input is processed again) and their sends throw task_migrated_error naming it.
     void unpark_sends(const std::string& failure = {});
-    /// Sends what fronts still hold parked (tasks that sent nothing since the commit returned).
-    /// Call while no task sends.
+    /// Sends what fronts still hold parked (tasks that sent nothing since the commit returned);
+    /// safe while tasks send (each front's lock), but call it after unpark_sends().
     void send_parked();
     /// Bytes a front parks before its next send blocks until the commit returned.
     static constexpr std::size_t max_parked_bytes = 8 << 20;
@@ -183,7 +184,8 @@ public:
               std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
               std::string_view sink_node) override;
     std::int32_t partition_count(std::string_view topic) override;
-    /// Sends what this front parked, in order (on the task's thread, or while it takes no turn).
+    /// Sends what this front parked, in order, from any thread: the front's lock keeps it from
+    /// running with the task's own sends (an async processor's may come outside its turns).
     void send_parked();
 
 private:
@@ -205,11 +207,19 @@ private:
         const std::string* sink_node = nullptr;  ///< in sink_names_
     };
     topic_entry& entry(std::string_view topic);
-    /// While a transaction commits: parks the record (true), or throws if the commit failed;
-    /// false once the commit returned (what was parked is sent first).
-    bool park(topic_entry& e, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
+    /// A send while a transaction commits or records are parked, under the front's lock: parks
+    /// the record, or sends what was parked and then it once the commit returned, or throws if
+    /// the commit failed.
+    void send_parking(topic_entry& e, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
+                      std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
+                      std::string_view sink_node);
+    /// Appends the record to parked_ (the front's lock held).
+    void park(topic_entry& e, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
               std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
               std::string_view sink_node);
+    /// Sends parked_ in order and empties it (the front's lock held).
+    void send_parked_locked();
+    void drop_parked();
     /// Hands one record to librdkafka (into the open transaction, begun if none is).
     void produce(topic_entry& e, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
                  std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
@@ -220,8 +230,12 @@ private:
     std::map<std::string, topic_entry, std::less<>> topics_;
     topic_entry* last_ = nullptr;
     std::uint64_t& produced_;
-    /// In order; touched by the task's thread only (or by the loop while the task takes no turn).
-    /// The bytes go into one buffer kept between commits: no allocation per record parked.
+    /// What follows: the task's thread and the loop's send_parked() may both get here. A send
+    /// takes it only while has_parked_ is set or the transaction commits.
+    std::mutex parked_mutex_;
+    /// parked_ is not empty (set and cleared under parked_mutex_; cleared once it was sent).
+    std::atomic<bool> has_parked_{false};
+    /// In order. The bytes go into one buffer kept between commits: no allocation per record parked.
     std::vector<parked_record> parked_;
     std::vector<char> parked_bytes_;
     std::vector<headers> parked_headers_;

@@ -757,7 +757,8 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
 
     /// Once the transaction committed (waiting for it if it has not yet): with no task in a turn,
     /// its offsets are noted committed and the fronts send what they still hold parked (tasks that
-    /// sent nothing since). Rethrows its failure: the tasks then close dirty.
+    /// sent nothing since; an async processor's send may race this, the front's lock orders them).
+    /// Rethrows its failure: the tasks then close dirty.
     task<void> end_transaction_commit() {
         if (!in_commit) co_return;
         co_await wait_for_transaction_commit();

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <kstreams/embedded_cluster.hpp>
@@ -89,4 +90,28 @@ TEST_CASE("parked sends: after a failed commit they are dropped and the front's 
     CHECK(message.find("the producer is fenced") != std::string::npos);
     f.collector->send_parked();
     CHECK(f.produced() == 0);
+}
+
+TEST_CASE("parked sends: the loop's send_parked racing the task's own sends sends each parked record once, first") {
+    // An async processor's send comes outside the task's turns, on another thread than the loop's
+    // send_parked: each parked record goes out once, before the front's sends after the commit.
+    for (int round = 0; round < 20; ++round) {
+        parking_fixture f;
+        kafka::kafka_task_collector front(*f.collector, f.task_metrics);
+        f.collector->park_sends();
+        std::vector<std::string> expected;
+        for (int i = 0; i < 50; ++i) {
+            expected.push_back("parked-" + std::to_string(i));
+            f.send(front, expected.back());
+        }
+        f.collector->unpark_sends();
+        std::thread loop([&] { f.collector->send_parked(); });
+        for (int i = 0; i < 50; ++i) {
+            expected.push_back("after-" + std::to_string(i));
+            f.send(front, expected.back());
+        }
+        loop.join();
+        CHECK(f.produced() == 100);
+        REQUIRE(f.read(100) == expected);
+    }
 }
