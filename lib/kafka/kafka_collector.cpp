@@ -192,7 +192,8 @@ void kafka_collector::send_dead_letters() {
             KSTREAMS_LOG(error, "could not send a dead-letter record to " + r.topic + ": " + rd_kafka_err2str(err));
             continue;
         }
-        ++metrics_.counter("dead-letter-queue-records");
+        std::lock_guard lock(mutex_);
+        ++dead_letters_sent_;
     }
 }
 
@@ -201,13 +202,17 @@ void kafka_collector::serve(rd_kafka_t* rk, int wait_ms) {
     rd_kafka_poll(rk, wait_ms);
 }
 
-void kafka_collector::check_failed() {
+void kafka_collector::check_failed(bool count) {
     send_dead_letters();
     std::string f, doomed;
     {
         std::lock_guard lock(mutex_);
-        metrics_.counter(metric::records_acknowledged) = acknowledged_;
-        if (dropped_) metrics_.counter(metric::dropped_production_error) += std::exchange(dropped_, 0);
+        if (count) {
+            metrics_.counter(metric::records_acknowledged) = acknowledged_;
+            if (dropped_) metrics_.counter(metric::dropped_production_error) += std::exchange(dropped_, 0);
+            if (dead_letters_sent_)
+                metrics_.counter("dead-letter-queue-records") += std::exchange(dead_letters_sent_, 0);
+        }
         f = std::exchange(failure_, {});
         doomed = std::exchange(transaction_failure_, {});
     }
@@ -329,7 +334,7 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
             err = rd_kafka_flush(producer_.get(), std::min(100, remaining_ms(deadline)));
         }
         try {
-            check_failed();
+            check_failed(false);  // on the worker, while the loop runs: its poll counts
         } catch (...) {
             undelivered = std::current_exception();
             break;

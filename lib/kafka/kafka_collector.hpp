@@ -112,7 +112,10 @@ private:
     void delivered(const rd_kafka_message_t* msg);
     /// Serves `rk`'s delivery reports for up to `wait` (a full queue).
     void serve(rd_kafka_t* rk, int wait_ms);
-    void check_failed();
+    /// Sends the dead-letter records and throws for a failed delivery. With `count`, also updates
+    /// the thread's counters: the loop's to do (it reads them while a transaction commits on the
+    /// worker, whose flush leaves them to the next poll).
+    void check_failed(bool count = true);
     /// Asks the production handler about a failed record; true to go on. Dead-letter records are
     /// queued for the next poll (a delivery report cannot send).
     bool handle_production_error(const failed_record& record, const std::string& what, std::string_view sink);
@@ -152,6 +155,7 @@ private:
     std::string failure_;
     std::uint64_t acknowledged_ = 0;   ///< records the brokers acknowledged (all topics)
     std::uint64_t dropped_ = 0;        ///< failed deliveries dropped under log-and-continue
+    std::uint64_t dead_letters_sent_ = 0;  ///< not yet counted in the thread's counters
     /// A delivery failed in a way that dooms the open transaction (fenced, timed out, aborted).
     std::string transaction_failure_;
     /// A delivery failed in the open transaction and was let go (continue): the transaction must
