@@ -584,6 +584,10 @@ void kafka_task_collector::send_parked_locked() {
     } cleared{*this};
     auto bytes = [this](std::size_t at, std::int64_t size) -> std::optional<std::string_view> {
         if (size < 0) return std::nullopt;
+        // Empty is not null: the buffer's data() may be (nothing parked had bytes), and a null
+        // pointer is what librdkafka sends as a null key or value.
+        static constexpr char empty[1] = {};
+        if (size == 0) return std::string_view(empty, 0);
         return std::string_view(parked_bytes_.data() + at, static_cast<std::size_t>(size));
     };
     for (const parked_record& r : parked_)

@@ -115,3 +115,23 @@ TEST_CASE("parked sends: the loop's send_parked racing the task's own sends send
         REQUIRE(f.read(100) == expected);
     }
 }
+
+TEST_CASE("parked sends: an empty key and an empty value stay empty, not null, and a null one stays null") {
+    parking_fixture f;
+    kafka::kafka_task_collector front(*f.collector, f.task_metrics);
+    f.collector->park_sends();
+    front.send("parked-out", 0, std::string_view(""), std::string_view(""), 1000, {}, "sink");
+    front.send("parked-out", 0, std::nullopt, std::nullopt, 1000, {}, "sink");
+    f.collector->unpark_sends();
+    f.collector->send_parked();
+    f.collector->flush(10s);
+    test::topic_reader reader(f.cluster.bootstrap_servers(), {"parked-out"});
+    const auto records = reader.read(2, 10s);
+    REQUIRE(records.size() == 2);
+    REQUIRE(records[0].key);
+    REQUIRE(records[0].value);
+    CHECK(records[0].key->empty());
+    CHECK(records[0].value->empty());
+    CHECK_FALSE(records[1].key);
+    CHECK_FALSE(records[1].value);
+}
