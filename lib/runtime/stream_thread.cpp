@@ -701,6 +701,9 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             tasks->prepare_commit(t);
         });
         if (collector->transactional()) {
+            // A cache flush may have handed records to async processors: their results, sent
+            // outside turns, belong in this transaction, so it waits for them as above.
+            if (tasks->async_in_flight() > 0) co_return false;
             start_transaction_commit();
             co_return true;
         }
