@@ -401,11 +401,11 @@ void kafka_collector::park_sends() {
     park_state_.store(park_state::parking, std::memory_order_release);
 }
 
-void kafka_collector::unpark_sends(const std::string& failure) {
+void kafka_collector::unpark_sends(std::optional<std::string> failure) {
     {
         std::lock_guard lock(park_mutex_);
-        park_failure_ = failure;
-        park_state_.store(failure.empty() ? park_state::direct : park_state::failed, std::memory_order_release);
+        park_failure_ = failure.value_or("");
+        park_state_.store(failure ? park_state::failed : park_state::direct, std::memory_order_release);
     }
     unparked_.notify_all();
 }
@@ -515,7 +515,7 @@ void kafka_task_collector::send_parking(topic_entry& e, std::optional<std::int32
     std::unique_lock lock(parked_mutex_);
     state now = shared_.parked_state();
     // Bounded: a task that parked this much waits for the commit (its turn blocks, the others go on).
-    if (now == state::parking && parked_bytes_.size() >= kafka_collector::max_parked_bytes) {
+    if (now == state::parking && parked_bytes_.size() + parked_header_bytes_ >= kafka_collector::max_parked_bytes) {
         lock.unlock();
         shared_.wait_unparked();
         lock.lock();
@@ -556,6 +556,7 @@ void kafka_task_collector::park(topic_entry& e, std::optional<std::int32_t> part
     if (!hdrs.empty()) {
         r.headers = static_cast<std::int32_t>(parked_headers_.size());
         parked_headers_.push_back(hdrs);
+        for (const auto& h : hdrs) parked_header_bytes_ += h.key.size() + (h.value ? h.value->size() : 0);
     }
     parked_.push_back(r);
     has_parked_.store(true, std::memory_order_release);
@@ -571,6 +572,7 @@ void kafka_task_collector::drop_parked() {
     parked_.clear();
     parked_bytes_.clear();
     parked_headers_.clear();
+    parked_header_bytes_ = 0;
     has_parked_.store(false, std::memory_order_release);
 }
 

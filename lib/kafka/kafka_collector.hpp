@@ -93,11 +93,12 @@ public:
     /// The commit returned: the fronts send what they parked before anything new. With a
     /// `failure`, the commit did not: what they parked is dropped (their tasks close dirty, their
     /// input is processed again) and their sends throw task_migrated_error naming it.
-    void unpark_sends(const std::string& failure = {});
+    void unpark_sends(std::optional<std::string> failure = std::nullopt);
     /// Sends what fronts still hold parked (tasks that sent nothing since the commit returned);
     /// safe while tasks send (each front's lock), but call it after unpark_sends().
     void send_parked();
-    /// Bytes a front parks before its next send blocks until the commit returned.
+    /// Bytes (keys, values, headers) a front parks before its next send blocks until the commit
+    /// returned.
     static constexpr std::size_t max_parked_bytes = 8 << 20;
 
 private:
@@ -242,6 +243,7 @@ private:
     /// In order. The bytes go into one buffer kept between commits: no allocation per record parked.
     std::vector<parked_record> parked_;
     std::vector<char> parked_bytes_;
+    std::size_t parked_header_bytes_ = 0;  ///< of parked_headers_, for the bound
     std::vector<headers> parked_headers_;
     std::set<std::string, std::less<>> sink_names_;  ///< of parked records, kept once each
     const std::string* last_sink_ = nullptr;

@@ -135,3 +135,13 @@ TEST_CASE("parked sends: an empty key and an empty value stay empty, not null, a
     CHECK_FALSE(records[1].key);
     CHECK_FALSE(records[1].value);
 }
+
+TEST_CASE("parked sends: a failed commit whose error says nothing still fails the front's sends") {
+    parking_fixture f;
+    kafka::kafka_task_collector front(*f.collector, f.task_metrics);
+    f.collector->park_sends();
+    f.send(front, "parked");
+    f.collector->unpark_sends("");
+    CHECK_THROWS_AS(f.send(front, "after"), detail::task_migrated_error);
+    CHECK(f.produced() == 0);
+}
