@@ -192,7 +192,8 @@ void kafka_collector::send_dead_letters() {
             KSTREAMS_LOG(error, "could not send a dead-letter record to " + r.topic + ": " + rd_kafka_err2str(err));
             continue;
         }
-        ++metrics_.counter("dead-letter-queue-records");
+        std::lock_guard lock(mutex_);
+        ++dead_letters_sent_;
     }
 }
 
@@ -201,13 +202,17 @@ void kafka_collector::serve(rd_kafka_t* rk, int wait_ms) {
     rd_kafka_poll(rk, wait_ms);
 }
 
-void kafka_collector::check_failed() {
+void kafka_collector::check_failed(bool count) {
     send_dead_letters();
     std::string f, doomed;
     {
         std::lock_guard lock(mutex_);
-        metrics_.counter(metric::records_acknowledged) = acknowledged_;
-        if (dropped_) metrics_.counter(metric::dropped_production_error) += std::exchange(dropped_, 0);
+        if (count) {
+            metrics_.counter(metric::records_acknowledged) = acknowledged_;
+            if (dropped_) metrics_.counter(metric::dropped_production_error) += std::exchange(dropped_, 0);
+            if (dead_letters_sent_)
+                metrics_.counter("dead-letter-queue-records") += std::exchange(dead_letters_sent_, 0);
+        }
         f = std::exchange(failure_, {});
         doomed = std::exchange(transaction_failure_, {});
     }
@@ -329,7 +334,7 @@ void kafka_collector::commit_transaction(rd_kafka_topic_partition_list_t* offset
             err = rd_kafka_flush(producer_.get(), std::min(100, remaining_ms(deadline)));
         }
         try {
-            check_failed();
+            check_failed(false);  // on the worker, while the loop runs: its poll counts
         } catch (...) {
             undelivered = std::current_exception();
             break;
@@ -390,6 +395,46 @@ void kafka_collector::abort_transaction(std::chrono::milliseconds timeout) {
     continued_in_transaction_.clear();
 }
 
+// ---- sends parked while a transaction commits ---------------------------------------------------
+
+void kafka_collector::park_sends() {
+    park_state_.store(park_state::parking, std::memory_order_release);
+}
+
+void kafka_collector::unpark_sends(std::optional<std::string> failure) {
+    {
+        std::lock_guard lock(park_mutex_);
+        park_failure_ = failure.value_or("");
+        park_state_.store(failure ? park_state::failed : park_state::direct, std::memory_order_release);
+    }
+    unparked_.notify_all();
+}
+
+kafka_collector::park_state kafka_collector::wait_unparked() {
+    std::unique_lock lock(park_mutex_);
+    unparked_.wait(lock, [this] { return park_state_.load(std::memory_order_acquire) != park_state::parking; });
+    return park_state_.load(std::memory_order_acquire);
+}
+
+void kafka_collector::send_parked() {
+    std::vector<kafka_task_collector*> fronts;
+    {
+        std::lock_guard lock(park_mutex_);
+        fronts = fronts_;
+    }
+    for (kafka_task_collector* f : fronts) f->send_parked();
+}
+
+void kafka_collector::add_front(kafka_task_collector* front) {
+    std::lock_guard lock(park_mutex_);
+    fronts_.push_back(front);
+}
+
+void kafka_collector::remove_front(kafka_task_collector* front) {
+    std::lock_guard lock(park_mutex_);
+    std::erase(fronts_, front);
+}
+
 void kafka_collector::poll() {
     {
         std::lock_guard lock(mutex_);
@@ -426,9 +471,12 @@ std::map<std::pair<std::string, std::int32_t>, std::int64_t> kafka_collector::ch
 // ---- a task's front ---------------------------------------------------------------------------
 
 kafka_task_collector::kafka_task_collector(kafka_collector& shared, kstreams::metrics& metrics)
-    : shared_(shared), metrics_(metrics), produced_(metrics.counter(metric::records_produced)) {}
+    : shared_(shared), metrics_(metrics), produced_(metrics.counter(metric::records_produced)) {
+    shared_.add_front(this);
+}
 
 kafka_task_collector::~kafka_task_collector() {
+    shared_.remove_front(this);
     for (auto& [name, e] : topics_) rd_kafka_topic_destroy(e.rkt);
 }
 
@@ -452,6 +500,107 @@ void kafka_task_collector::send(std::string_view topic, std::optional<std::int32
                                 std::optional<std::string_view> key, std::optional<std::string_view> value,
                                 std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
     topic_entry& e = entry(topic);
+    // No commit in flight and nothing parked (what was, was sent: has_parked_ is cleared after).
+    if (shared_.parked_state() == kafka_collector::park_state::direct && !has_parked_.load(std::memory_order_acquire)) {
+        produce(e, partition, key, value, timestamp, hdrs, sink_node);
+        return;
+    }
+    send_parking(e, partition, key, value, timestamp, hdrs, sink_node);
+}
+
+void kafka_task_collector::send_parking(topic_entry& e, std::optional<std::int32_t> partition,
+                                        std::optional<std::string_view> key, std::optional<std::string_view> value,
+                                        std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
+    using state = kafka_collector::park_state;
+    std::unique_lock lock(parked_mutex_);
+    state now = shared_.parked_state();
+    // Bounded: a task that parked this much waits for the commit (its turn blocks, the others go on).
+    if (now == state::parking && parked_bytes_.size() + parked_header_bytes_ >= kafka_collector::max_parked_bytes) {
+        lock.unlock();
+        shared_.wait_unparked();
+        lock.lock();
+        now = shared_.parked_state();
+    }
+    if (now == state::failed) {
+        drop_parked();
+        lock.unlock();
+        std::lock_guard failure(shared_.park_mutex_);
+        throw detail::task_migrated_error("the transaction committing while this task processed failed (" +
+                                          shared_.park_failure_ + "); what it sent since is dropped");
+    }
+    if (now == state::direct) {
+        send_parked_locked();
+        produce(e, partition, key, value, timestamp, hdrs, sink_node);
+        return;
+    }
+    park(e, partition, key, value, timestamp, hdrs, sink_node);
+}
+
+void kafka_task_collector::park(topic_entry& e, std::optional<std::int32_t> partition,
+                                std::optional<std::string_view> key, std::optional<std::string_view> value,
+                                std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
+    if (!last_sink_ || *last_sink_ != sink_node) {
+        auto name = sink_names_.find(sink_node);
+        if (name == sink_names_.end()) name = sink_names_.emplace(sink_node).first;
+        last_sink_ = &*name;
+    }
+    parked_record r{&e, partition, 0, 0, -1, -1, timestamp, -1, last_sink_};
+    auto copy = [this](std::optional<std::string_view> bytes, std::size_t& at, std::int64_t& size) {
+        if (!bytes) return;
+        at = parked_bytes_.size();
+        size = static_cast<std::int64_t>(bytes->size());
+        parked_bytes_.insert(parked_bytes_.end(), bytes->begin(), bytes->end());
+    };
+    copy(key, r.key_at, r.key_size);
+    copy(value, r.value_at, r.value_size);
+    if (!hdrs.empty()) {
+        r.headers = static_cast<std::int32_t>(parked_headers_.size());
+        parked_headers_.push_back(hdrs);
+        for (const auto& h : hdrs) parked_header_bytes_ += h.key.size() + (h.value ? h.value->size() : 0);
+    }
+    parked_.push_back(r);
+    has_parked_.store(true, std::memory_order_release);
+}
+
+void kafka_task_collector::send_parked() {
+    if (!has_parked_.load(std::memory_order_acquire)) return;
+    std::lock_guard lock(parked_mutex_);
+    send_parked_locked();
+}
+
+void kafka_task_collector::drop_parked() {
+    parked_.clear();
+    parked_bytes_.clear();
+    parked_headers_.clear();
+    parked_header_bytes_ = 0;
+    has_parked_.store(false, std::memory_order_release);
+}
+
+void kafka_task_collector::send_parked_locked() {
+    if (parked_.empty()) return;
+    static const headers none;
+    // Sent in order; what a failed send leaves is dropped with the task (the thread fails).
+    struct clear {
+        kafka_task_collector& f;
+        ~clear() { f.drop_parked(); }
+    } cleared{*this};
+    auto bytes = [this](std::size_t at, std::int64_t size) -> std::optional<std::string_view> {
+        if (size < 0) return std::nullopt;
+        // Empty is not null: the buffer's data() may be (nothing parked had bytes), and a null
+        // pointer is what librdkafka sends as a null key or value.
+        static constexpr char empty[1] = {};
+        if (size == 0) return std::string_view(empty, 0);
+        return std::string_view(parked_bytes_.data() + at, static_cast<std::size_t>(size));
+    };
+    for (const parked_record& r : parked_)
+        produce(*r.entry, r.partition, bytes(r.key_at, r.key_size), bytes(r.value_at, r.value_size), r.timestamp,
+                r.headers < 0 ? none : parked_headers_[static_cast<std::size_t>(r.headers)], *r.sink_node);
+}
+
+void kafka_task_collector::produce(topic_entry& e, std::optional<std::int32_t> partition,
+                                   std::optional<std::string_view> key, std::optional<std::string_view> value,
+                                   std::int64_t timestamp, const headers& hdrs, std::string_view sink_node) {
+    const std::string_view topic = e.name;
     if (shared_.transactional()) shared_.begin_transaction();
     rd_kafka_headers_t* rh = nullptr;
     if (!hdrs.empty()) {

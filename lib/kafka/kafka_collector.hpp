@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -25,6 +26,7 @@
 namespace kstreams::kafka {
 
 class helper_thread;
+class kafka_task_collector;
 
 /// The producer(s) of one stream thread, shared by its tasks. The tasks send through fronts of their
 /// own (kafka_task_collector) from the threads that run them; delivery reports are served under a
@@ -80,13 +82,41 @@ public:
     /// Aborts the open transaction, if any; throws task_migrated_error when the producer is fenced.
     void abort_transaction(std::chrono::milliseconds timeout);
 
+    // ---- sends parked while a transaction commits (exactly-once) -------------------------------
+    // The stream thread's tasks take turns while its transaction commits on another thread; what
+    // they send meanwhile belongs to the next transaction (librdkafka refuses sends while one
+    // commits, and a producer has one transaction). Each front parks it in order and sends it,
+    // before its next send, once the commit returned.
+    /// From now on the fronts park what they send. Call while no task sends: turns quiesced and no
+    /// record in flight in an async processor (its send, outside turns, would not see it in time).
+    void park_sends();
+    /// The commit returned: the fronts send what they parked before anything new. With a
+    /// `failure`, the commit did not: what they parked is dropped (their tasks close dirty, their
+    /// input is processed again) and their sends throw task_migrated_error naming it.
+    void unpark_sends(std::optional<std::string> failure = std::nullopt);
+    /// Sends what fronts still hold parked (tasks that sent nothing since the commit returned);
+    /// safe while tasks send (each front's lock), but call it after unpark_sends().
+    void send_parked();
+    /// Bytes (keys, values, headers) a front parks before its next send blocks until the commit
+    /// returned.
+    static constexpr std::size_t max_parked_bytes = 8 << 20;
+
 private:
     friend class kafka_task_collector;
+    enum class park_state { direct, parking, failed };
+    park_state parked_state() const { return park_state_.load(std::memory_order_acquire); }
+    /// Blocks until the commit returned (the state is not `parking`); the state then.
+    park_state wait_unparked();
+    void add_front(kafka_task_collector* front);
+    void remove_front(kafka_task_collector* front);
     static void on_delivery(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
     void delivered(const rd_kafka_message_t* msg);
     /// Serves `rk`'s delivery reports for up to `wait` (a full queue).
     void serve(rd_kafka_t* rk, int wait_ms);
-    void check_failed();
+    /// Sends the dead-letter records and throws for a failed delivery. With `count`, also updates
+    /// the thread's counters: the loop's to do (it reads them while a transaction commits on the
+    /// worker, whose flush leaves them to the next poll).
+    void check_failed(bool count = true);
     /// Asks the production handler about a failed record; true to go on. Dead-letter records are
     /// queued for the next poll (a delivery report cannot send).
     bool handle_production_error(const failed_record& record, const std::string& what, std::string_view sink);
@@ -126,6 +156,7 @@ private:
     std::string failure_;
     std::uint64_t acknowledged_ = 0;   ///< records the brokers acknowledged (all topics)
     std::uint64_t dropped_ = 0;        ///< failed deliveries dropped under log-and-continue
+    std::uint64_t dead_letters_sent_ = 0;  ///< not yet counted in the thread's counters
     /// A delivery failed in a way that dooms the open transaction (fenced, timed out, aborted).
     std::string transaction_failure_;
     /// A delivery failed in the open transaction and was let go (continue): the transaction must
@@ -139,6 +170,12 @@ private:
     std::unique_ptr<helper_thread> offsets_sender_;
     production_exception_handler handler_;
     std::vector<dead_letter_record> dead_letters_;  ///< from the handler, sent at the next poll
+
+    std::atomic<park_state> park_state_{park_state::direct};
+    std::mutex park_mutex_;  ///< the fronts, the failure, and waits for the commit
+    std::condition_variable unparked_;
+    std::string park_failure_;
+    std::vector<kafka_task_collector*> fronts_;
 };
 
 /// A task's front to its thread's producers: sends from the thread that runs the task, counting
@@ -152,21 +189,64 @@ public:
               std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
               std::string_view sink_node) override;
     std::int32_t partition_count(std::string_view topic) override;
+    /// Sends what this front parked, in order, from any thread: the front's lock keeps it from
+    /// running with the task's own sends (an async processor's may come outside its turns).
+    void send_parked();
 
 private:
+    friend class kafka_collector;
     struct topic_entry {
         std::string name;
         rd_kafka_topic_t* rkt = nullptr;
         rd_kafka_t* rk = nullptr;
         std::int32_t partitions = 0;  ///< 0 = not looked up yet
     };
+    /// A record sent while the transaction committed; its bytes are copied into parked_bytes_.
+    struct parked_record {
+        topic_entry* entry = nullptr;
+        std::optional<std::int32_t> partition;
+        std::size_t key_at = 0, value_at = 0;
+        std::int64_t key_size = -1, value_size = -1;  ///< -1: null
+        std::int64_t timestamp = 0;
+        std::int32_t headers = -1;  ///< index in parked_headers_, -1: none
+        const std::string* sink_node = nullptr;  ///< in sink_names_
+    };
     topic_entry& entry(std::string_view topic);
+    /// A send while a transaction commits or records are parked, under the front's lock: parks
+    /// the record, or sends what was parked and then it once the commit returned, or throws if
+    /// the commit failed.
+    void send_parking(topic_entry& e, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
+                      std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
+                      std::string_view sink_node);
+    /// Appends the record to parked_ (the front's lock held).
+    void park(topic_entry& e, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
+              std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
+              std::string_view sink_node);
+    /// Sends parked_ in order and empties it (the front's lock held).
+    void send_parked_locked();
+    void drop_parked();
+    /// Hands one record to librdkafka (into the open transaction, begun if none is).
+    void produce(topic_entry& e, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
+                 std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
+                 std::string_view sink_node);
 
     kafka_collector& shared_;
     kstreams::metrics& metrics_;
     std::map<std::string, topic_entry, std::less<>> topics_;
     topic_entry* last_ = nullptr;
     std::uint64_t& produced_;
+    /// What follows: the task's thread and the loop's send_parked() may both get here. A send
+    /// takes it only while has_parked_ is set or the transaction commits.
+    std::mutex parked_mutex_;
+    /// parked_ is not empty (set and cleared under parked_mutex_; cleared once it was sent).
+    std::atomic<bool> has_parked_{false};
+    /// In order. The bytes go into one buffer kept between commits: no allocation per record parked.
+    std::vector<parked_record> parked_;
+    std::vector<char> parked_bytes_;
+    std::size_t parked_header_bytes_ = 0;  ///< of parked_headers_, for the bound
+    std::vector<headers> parked_headers_;
+    std::set<std::string, std::less<>> sink_names_;  ///< of parked records, kept once each
+    const std::string* last_sink_ = nullptr;
 };
 
 }  // namespace kstreams::kafka

@@ -70,6 +70,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     asio::any_io_executor pool;
     std::optional<asio::steady_timer> timer;
     std::optional<asio::steady_timer> join_timer;  ///< woken when the last task of a round is done
+    std::optional<asio::steady_timer> commit_timer;  ///< woken when a transaction's commit returned
     std::optional<asio::posix::stream_descriptor> wake;
     kstreams::metrics metrics;
     /// The thread's record cache (Kafka's ThreadCache), shared by the caching stores of its tasks;
@@ -132,6 +133,14 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     std::exception_ptr turns_error;
     /// When the loop's sleep ends (a turn ending with an earlier idle deadline wakes it).
     std::int64_t sleeping_until = INT64_MAX;
+    /// Exactly-once: a transaction committing on the worker while the tasks take turns.
+    struct transaction_commit {
+        std::chrono::steady_clock::time_point started;
+        bool done = false;
+        std::exception_ptr error;
+        checkpoint_offsets acked;  ///< changelog offsets acknowledged when it committed
+    };
+    std::optional<transaction_commit> in_commit;
 
     state(stream_thread& s, app_context& c, asio::any_io_executor executor)
         : self(s), ctx(c), name(s.name_),
@@ -158,6 +167,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         wake.reset();
         timer.reset();
         join_timer.reset();
+        commit_timer.reset();
         if (consumer_queue) rd_kafka_queue_io_event_enable(consumer_queue.get(), -1, nullptr, 0);
         if (restore_queue) rd_kafka_queue_io_event_enable(restore_queue.get(), -1, nullptr, 0);
         if (producer_queue) rd_kafka_queue_io_event_enable(producer_queue.get(), -1, nullptr, 0);
@@ -417,6 +427,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     /// worker while the loop goes on polling and processing; then the assignment is applied (the
     /// tasks' stores opened) on the worker while the loop waits for it, off the executor.
     task<void> apply_rebalance_async() {
+        if (in_commit) co_return;  // once the transaction committed
         while (!pending.empty() && !front_waits()) {
             pending_change& front = pending.front();
             if (front.assign && !closing && !failed) {
@@ -681,7 +692,8 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
     }
 
     /// The commit protocol: every task's strand flushes its caches and notes its offsets, then the
-    /// producer is flushed and the offsets committed.
+    /// producer is flushed and the offsets committed. Exactly-once, the transaction commits on the
+    /// worker while the tasks take turns again (start_transaction_commit).
     /// False when it did not commit: exactly-once, and the turns it waited for handed records to
     /// async processors (checked before, but turns started earlier were still running then).
     task<bool> commit() {
@@ -690,9 +702,78 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         co_await fork(tasks->managed_tasks(), [this](task_manager::managed_task& t, std::size_t) {
             tasks->prepare_commit(t);
         });
+        if (collector->transactional()) {
+            // A cache flush may have handed records to async processors: their results, sent
+            // outside turns, belong in this transaction, so it waits for them as above.
+            if (tasks->async_in_flight() > 0) co_return false;
+            start_transaction_commit();
+            co_return true;
+        }
         // Flushing the producer, committing and writing checkpoints block: on the worker.
         co_await on_worker([this] { tasks->finish_commit(false); });
         co_return true;
+    }
+
+    /// Exactly-once, with every task prepared and none in a turn: the offsets noted now are the
+    /// transaction's; it commits on the worker (flush, offsets, EndTxn: ~40 ms a commit) while the
+    /// loop hands out turns again. What tasks send meanwhile is parked by their producer fronts and
+    /// goes into the next transaction; the loop applies no rebalance, restores nothing, serves no
+    /// delivery reports (the commit's flush does) and starts no commit until end_transaction_commit.
+    void start_transaction_commit() {
+        if (!tasks->begin_commit()) return;
+        in_commit.emplace();
+        in_commit->started = std::chrono::steady_clock::now();
+        collector->park_sends();
+        begin_job();
+        asio::post(ctx.blocking, [s = shared_from_this()] {
+            std::exception_ptr error;
+            checkpoint_offsets acked;
+            try {
+                s->tasks->commit_transaction();
+                // Before the parked records go: only what the committed transaction holds.
+                acked = s->collector->changelog_offsets();
+                s->collector->unpark_sends();
+            } catch (const std::exception& e) {
+                error = std::current_exception();
+                s->collector->unpark_sends(e.what());
+            } catch (...) {
+                error = std::current_exception();
+                s->collector->unpark_sends("an unknown error");
+            }
+            asio::post(s->strand, [s, error, acked = std::move(acked)]() mutable {
+                s->in_commit->done = true;
+                s->in_commit->error = error;
+                s->in_commit->acked = std::move(acked);
+                if (s->commit_timer) s->commit_timer->cancel();
+                if (s->timer) s->timer->cancel();
+            });
+            s->end_job();
+        });
+    }
+
+    /// Waits until the transaction committing (if any) returned.
+    task<void> wait_for_transaction_commit() {
+        while (in_commit && !in_commit->done) {
+            commit_timer->expires_at(asio::steady_timer::time_point::max());
+            boost::system::error_code ec;
+            co_await commit_timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        }
+    }
+
+    /// Once the transaction committed (waiting for it if it has not yet): with no task in a turn,
+    /// its offsets are noted committed and the fronts send what they still hold parked (tasks that
+    /// sent nothing since; an async processor's send may race this, the front's lock orders them).
+    /// Rethrows its failure: the tasks then close dirty.
+    task<void> end_transaction_commit() {
+        if (!in_commit) co_return;
+        co_await wait_for_transaction_commit();
+        co_await quiesce();
+        transaction_commit done = std::move(*in_commit);
+        in_commit.reset();
+        if (done.error) std::rethrow_exception(done.error);
+        tasks->end_commit(done.acked);
+        collector->send_parked();
+        commit_latency->record(std::chrono::steady_clock::now() - done.started, std::chrono::steady_clock::now());
     }
 
     void drain_pipe() {
@@ -711,6 +792,10 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             error = std::current_exception();
         }
         if (error) {
+            // A transaction committing returns first (its failure, if any, is this one's cause or
+            // after it); what was parked is dropped with the tasks' dirty close.
+            if (commit_timer) co_await wait_for_transaction_commit();
+            in_commit.reset();
             if (join_timer) co_await quiesce(false);  // the turns still running end first
             co_await stop_tasks();
             std::rethrow_exception(error);
@@ -725,21 +810,27 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
         wake.emplace(strand, ::dup(pipe_r));
         timer.emplace(strand);
         join_timer.emplace(strand);
+        commit_timer.emplace(strand);
         while (!self.stop_requested_.load()) {
             auto started = std::chrono::steady_clock::now();
             co_await poll_consumer();
             poll_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
-            collector->poll();
+            // While a transaction commits, its flush serves the delivery reports.
+            if (!in_commit) collector->poll();
             // Paused (kafka_streams::pause()): polled and committed, nothing restored or processed.
             const bool paused = ctx.paused.load();
-            bool progressed = !paused && tasks->restore_step();
+            bool progressed = !paused && !in_commit && tasks->restore_step();
             log_restoration();
             // Running again once every recorded change is applied and the stores are restored.
             if (rebalancing && pending.empty() && !tasks->restoring()) set_rebalancing(false);
             std::optional<std::int64_t> idle_until;
             progressed = take_turn_results(idle_until) || progressed;
+            if (in_commit && in_commit->done) {
+                co_await end_transaction_commit();
+                progressed = true;  // rebalances, restoration and delivery reports wait for the next round
+            }
             if (!paused) start_turns();
-            bool committing = tasks->commit_due();
+            bool committing = !in_commit && tasks->commit_due();
             // Exactly-once: a record in flight in an async processor may have sent part of its
             // results into the open transaction, which must commit with its input offset: the
             // commit waits for it, the tasks taking no new records (a completion wakes the loop).
@@ -759,7 +850,8 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
                         if (pending.empty()) tasks->hold_processing(false);
                         else front_waits();  // a revocation may still wait for records in flight
                     }
-                    commit_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
+                    if (!in_commit)
+                        commit_latency->record(std::chrono::steady_clock::now() - started, std::chrono::steady_clock::now());
                 }
             }
             if (committing || !progressed || now_ms() - last_publish >= 10) publish_metrics();
@@ -767,8 +859,11 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             // Nothing to do: sleep until librdkafka signals a queue, or the next deadline.
             drain_pipe();
             if (!paused && (co_await poll_consumer() || tasks->fetchable() || turns_progressed || turns_error)) continue;
+            if (in_commit && in_commit->done) continue;
+            // A commit due while one is in flight waits for its end, which wakes the loop.
             std::int64_t deadline = paused ? now_ms() + 100
-                                           : std::min(tasks->next_deadline(), now_ms() + (tasks->restoring() ? 100 : 1000));
+                                           : std::min(tasks->next_deadline(!in_commit),
+                                                      now_ms() + (tasks->restoring() ? 100 : 1000));
             if (idle_until) deadline = std::min(deadline, *idle_until);
             if (turns_idle_until) deadline = std::min(deadline, *turns_idle_until);
             sleeping_until = deadline;
@@ -785,6 +880,7 @@ struct stream_thread::state : std::enable_shared_from_this<state> {
             co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
             sleeping_until = INT64_MAX;
         }
+        co_await end_transaction_commit();
         co_await quiesce();
         co_await drain_async();
         wake->cancel();

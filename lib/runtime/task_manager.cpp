@@ -917,41 +917,23 @@ void task_manager::prepare_commit(managed_task& t) {
 }
 
 void task_manager::finish_commit(bool force_checkpoint) {
-    next_commit_ = env_.wall_clock() + std::max<std::int64_t>(0, config_.commit_interval_ms);
-    if (active_.empty()) return;
-    if (!config_.exactly_once) producer_.flush();  // a transaction's commit flushes it
-    auto& offsets = commit_offsets_;
-    auto& queues = commit_queues_;
-    offsets.clear();
-    queues.clear();
-    for (auto& [id, t] : active_) {
-        for (const auto& c : t->to_commit) {
-            offsets.push_back({&c.queue->tp(), c.offset, c.metadata});
-            queues.push_back(c.queue);
-        }
-    }
+    if (!begin_commit()) return;
     struct clear_to_commit {  // the metadata the offsets point to lives there until the commit returns
         std::map<kstreams::task_id, std::unique_ptr<managed_task>>& tasks;
         ~clear_to_commit() {
             for (auto& [id, t] : tasks) t->to_commit.clear();
         }
     } clear{active_};
-    auto committed = [&] {
-        for (std::size_t i = 0; i < queues.size(); ++i) {
-            queues[i]->committed = offsets[i].offset;
-            queues[i]->committed_metadata = offsets[i].metadata;
-            if (auto it = partitions_.find(queues[i]->tp()); it != partitions_.end()) it->second.first->corruptions = 0;
-        }
-    };
     if (config_.exactly_once) {
-        // Records and offsets in one transaction (throws task_migrated_error if it aborted).
-        producer_.commit_transaction(offsets);
-        committed();
-        if (!offsets.empty()) consumer_.committed_in_transaction(offsets);
-    } else if (!offsets.empty()) {
-        const auto result = consumer_.commit(offsets);
+        commit_transaction();
+        end_commit(producer_.changelog_offsets(), force_checkpoint);
+        return;
+    }
+    producer_.flush();
+    if (!commit_offsets_.empty()) {
+        const auto result = consumer_.commit(commit_offsets_);
         if (result == consumer_port::commit_result::ok) {
-            committed();
+            note_committed();
         } else if (result == consumer_port::commit_result::unavailable) {
             KSTREAMS_LOG(warn, config_.name + ": the group coordinator did not answer the commit; the next commit "
                                               "tries again");
@@ -961,16 +943,56 @@ void task_manager::finish_commit(bool force_checkpoint) {
                                    "will be processed again");
         }
     }
+    write_checkpoints(producer_.changelog_offsets(), force_checkpoint);
+}
+
+bool task_manager::begin_commit() {
+    next_commit_ = env_.wall_clock() + std::max<std::int64_t>(0, config_.commit_interval_ms);
+    commit_offsets_.clear();
+    commit_queues_.clear();
+    if (active_.empty()) return false;
+    for (auto& [id, t] : active_) {
+        for (const auto& c : t->to_commit) {
+            commit_offsets_.push_back({&c.queue->tp(), c.offset, c.metadata});
+            commit_queues_.push_back(c.queue);
+        }
+    }
+    return true;
+}
+
+void task_manager::commit_transaction() {
+    // Records and offsets in one transaction (throws task_migrated_error if it aborted).
+    producer_.commit_transaction(commit_offsets_);
+}
+
+void task_manager::end_commit(const checkpoint_offsets& acked, bool force_checkpoint) {
+    note_committed();
+    if (!commit_offsets_.empty()) consumer_.committed_in_transaction(commit_offsets_);
+    write_checkpoints(acked, force_checkpoint);
+}
+
+void task_manager::note_committed() {
+    for (std::size_t i = 0; i < commit_queues_.size(); ++i) {
+        commit_queues_[i]->committed = commit_offsets_[i].offset;
+        commit_queues_[i]->committed_metadata = commit_offsets_[i].metadata;
+        if (auto it = partitions_.find(commit_queues_[i]->tp()); it != partitions_.end()) it->second.first->corruptions = 0;
+    }
+}
+
+void task_manager::write_checkpoints(const checkpoint_offsets& acked, bool force_checkpoint) {
     for (auto& [id, t] : active_)
-        if (!t->restoring || force_checkpoint) write_checkpoint_of(*t, force_checkpoint);
+        if (!t->restoring || force_checkpoint) write_checkpoint_of(*t, force_checkpoint, acked);
 }
 
 /// Records how far the task's stores hold their changelogs; for persistent stores, on disk too.
 /// As Kafka Streams' checkpoint file, the offset written is the next one to restore from (the
 /// last acknowledged changelog offset + 1).
 void task_manager::write_checkpoint_of(managed_task& t, bool force) {
+    write_checkpoint_of(t, force, producer_.changelog_offsets());
+}
+
+void task_manager::write_checkpoint_of(managed_task& t, bool force, const checkpoint_offsets& acked) {
     const std::int32_t partition = t.task->id().partition;
-    const auto& acked = producer_.changelog_offsets();
     for (const auto& reg : t.task->changelogs()) {
         if (reg.source_topic) {
             // A source topic used as the changelog: the stores hold it up to the committed offset.
@@ -1015,8 +1037,8 @@ void task_manager::delete_checkpoint_of(managed_task& t) {
 
 // ---- queries ----------------------------------------------------------------------------------
 
-std::int64_t task_manager::next_deadline() const {
-    std::int64_t deadline = config_.commit_interval_ms >= 0 ? next_commit_ : INT64_MAX;
+std::int64_t task_manager::next_deadline(bool with_commit) const {
+    std::int64_t deadline = with_commit && config_.commit_interval_ms >= 0 ? next_commit_ : INT64_MAX;
     for (const auto& [id, t] : active_)
         if (!t->restoring)
             deadline = std::min(deadline, t->env ? t->next_punctuation : t->task->next_wall_clock_punctuation());

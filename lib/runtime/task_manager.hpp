@@ -160,8 +160,8 @@ public:
     /// Closes every task. A clean close commits first and writes checkpoints; a dirty one drops
     /// what the caches hold.
     void close(bool clean);
-    /// Earliest wall-clock time something is due (commit, punctuation).
-    std::int64_t next_deadline() const;
+    /// Earliest wall-clock time something is due (commit unless `with_commit` is false, punctuation).
+    std::int64_t next_deadline(bool with_commit = true) const;
 
     // ---- the same turn, one task at a time ------------------------------------------------
     // A runner that runs tasks on threads of their own calls these on each task's executor (for
@@ -192,6 +192,16 @@ public:
     /// The second half, once every task is prepared: flush the producer, commit the offsets,
     /// checkpoint.
     void finish_commit(bool force_checkpoint);
+    /// Exactly-once, the second half in three steps, so that the tasks may take turns while the
+    /// transaction commits (the runner parks what they send meanwhile for the next transaction):
+    /// begin_commit notes the prepared offsets (false when no task is active: nothing to do);
+    /// commit_transaction commits them with the open transaction, on any thread, while the
+    /// runner leaves the manager alone but for turns (no assignment, restoration, commit or
+    /// close); end_commit, once no task is in a turn, records them as committed, with `acked` the
+    /// changelog offsets acknowledged when the transaction committed (not the next one's).
+    bool begin_commit();
+    void commit_transaction();
+    void end_commit(const checkpoint_offsets& acked, bool force_checkpoint = false);
     /// Closes the task's processors and stores without committing (as a dirty close), on the thread
     /// that runs it, so that no async record resumes in it afterwards; lose() or close(false)
     /// then finishes it.
@@ -257,6 +267,11 @@ private:
     void close_suspended();
     void close_task(managed_task& t, bool clean);
     void write_checkpoint_of(managed_task& t, bool force);
+    /// As above, with the changelog offsets acknowledged as of the commit.
+    void write_checkpoint_of(managed_task& t, bool force, const checkpoint_offsets& acked);
+    void write_checkpoints(const checkpoint_offsets& acked, bool force_checkpoint);
+    /// The offsets of the commit (commit_offsets_) are committed: the queues remember them.
+    void note_committed();
     /// Exactly-once: the task runs, so its checkpoint file goes (Kafka's rule: none is trusted
     /// after an unclean stop); it is written again on a clean suspend or close.
     void delete_checkpoint_of(managed_task& t);

@@ -1,10 +1,11 @@
 // One instance of a counting app, as its own process, for the crash and zombie tests:
-//   count_app <bootstrap> <application.id> <input> <output> <state.dir> <at_least_once|exactly_once_v2>[+async]
-//             [group.instance.id]
+//   count_app <bootstrap> <application.id> <input> <output> <state.dir>
+//             <at_least_once|exactly_once_v2>[+async|+copy] [group.instance.id]
 // Each input value names the key to count: the stream is re-keyed by it (a repartition topic),
 // counted in a RocksDB store (changelogged, cached) and the counts written to <output>. With
 // "+async" each record first passes an async processor that forwards it and only then waits 5 ms
-// (a record in flight whose result already went out). Runs until SIGTERM or SIGINT, then closes
+// (a record in flight whose result already went out). With "+copy" nothing is counted: each input
+// record is written to <output> as it is (stateless). Runs until SIGTERM or SIGINT, then closes
 // cleanly (exit 0); logs to stderr.
 #include <iostream>
 #include <string>
@@ -43,7 +44,8 @@ int main(int argc, char** argv) {
     kstreams::streams_builder b;
     auto input = b.stream<str, str>(argv[3]);
     if (async) input = input.process_async([] { return std::make_unique<forward_then_wait>(); });
-    input.select_key([](const std::string&, const std::string& v) { return v; })
+    if (guarantee.ends_with("+copy")) input.map_values([](const std::string& v) { return v; }).to(argv[4]);
+    else input.select_key([](const std::string&, const std::string& v) { return v; })
         .group_by_key()
         .count(kstreams::materialized<>::as("counts"))
         .to_stream()
