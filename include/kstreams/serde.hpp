@@ -170,11 +170,12 @@ struct serde<std::int64_t> : detail::fixed_int_serde<std::int64_t> {};
 template <>
 struct serde<double> {
     static constexpr std::size_t fixed_width = 8;
-    void serialize(double v, std::string& out) const {
-        const std::uint64_t canonical_nan = 0x7ff8000000000000ULL;
-        detail::put_big_endian(std::isnan(v) ? canonical_nan : std::bit_cast<std::uint64_t>(v), out);
+    void serialize(double v, std::string& out) const { detail::put_big_endian(java_bits(v), out); }
+    void serialize_fixed(double v, char* out) const { detail::put_big_endian(java_bits(v), out); }
+    static std::uint64_t java_bits(double v) {
+        constexpr std::uint64_t canonical_nan = 0x7ff8000000000000ULL;
+        return std::isnan(v) ? canonical_nan : std::bit_cast<std::uint64_t>(v);
     }
-    void serialize_fixed(double v, char* out) const { detail::put_big_endian(std::bit_cast<std::uint64_t>(v), out); }
     double deserialize(std::string_view in) const {
         if (in.size() != 8) detail::throw_wrong_size("double (Kafka DoubleSerde)", 8, in.size());
         return std::bit_cast<double>(detail::get_big_endian<std::uint64_t>(in));
