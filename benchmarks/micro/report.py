@@ -14,7 +14,12 @@ def load(paths):
     runs, order = {}, []
     for path in paths:
         with open(path) as f:
-            data = json.load(f)
+            text = f.read()
+        # A binary none of whose benchmarks matches --benchmark_filter writes an empty file.
+        if not text.strip():
+            print(f"report.py: {path}: no benchmark ran (none matched the filter?); skipped", file=sys.stderr)
+            continue
+        data = json.loads(text)
         medians = {}
         singles = {}
         for b in data.get("benchmarks", []):
@@ -63,6 +68,9 @@ def fmt_ns(ns):
 
 def main(paths):
     runs, order = load(paths)
+    if not runs:
+        print("report.py: no benchmark results in " + ", ".join(paths), file=sys.stderr)
+        return 1
     rows, notes = [], []
     for name in order:
         b = runs[name]
