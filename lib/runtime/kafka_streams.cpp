@@ -458,7 +458,8 @@ struct kafka_streams::impl {
                     topo.model(), groups, admin,
                     {cfg.application_id, cfg.replication_factor, own_cluster != nullptr, cfg.embedded_partitions,
                      cfg.sink_bootstrap_servers.empty() && cluster == nullptr, cfg.errors.dead_letter_queue_topic,
-                     detail::internal_topic_configs(cfg.app_configs)});
+                     detail::internal_topic_configs(cfg.app_configs),
+                     detail::window_changelog_additional_retention(cfg.app_configs)});
                 planned = true;
                 return true;
             } catch (const kafka::cluster_unreachable& e) {

@@ -44,7 +44,7 @@ bool unimplemented_streams_setting(std::string_view key) {
         "probing.rebalance.interval.ms", "rack.aware.assignment.non_overlap_cost", "rack.aware.assignment.strategy",
         "rack.aware.assignment.tags", "rack.aware.assignment.traffic_cost",
         "rocksdb.config.setter", "state.cleanup.delay.ms", "task.assignor.class", "upgrade.from",
-        "window.size.ms", "windowed.inner.class.serde", "windowstore.changelog.additional.retention.ms"};
+        "window.size.ms", "windowed.inner.class.serde"};
     for (auto n : names)
         if (key == n) return true;
     return key.starts_with("client.tag.");
@@ -98,6 +98,8 @@ streams_config streams_config::from_properties(const std::map<std::string, std::
         else if (key == "max.task.idle.ms") c.max_task_idle = std::chrono::milliseconds(parse_number<std::int64_t>(key, value));
         else if (key == "buffered.records.per.partition") c.buffered_records_per_partition = parse_number<std::size_t>(key, value);
         else if (key == "async.max.in.flight.per.task") c.max_async_in_flight_per_task = parse_number<std::size_t>(key, value);
+        else if (key == "windowstore.changelog.additional.retention.ms")
+            (void)parse_number<std::int64_t>(key, value);  // checked here, read from app_configs when the topics are planned
         else if (key == "repartition.purge.interval.ms")
             (void)parse_number<std::int64_t>(key, value);  // checked here, read from app_configs by the stream threads
         else if (key == "replication.factor") c.replication_factor = parse_number<std::int16_t>(key, value);

@@ -6,18 +6,8 @@
 
 #include <kstreams/error.hpp>
 
-#include "lib/kafka/client_property.hpp"
 
 namespace kstreams::detail {
-
-std::map<std::string, std::string> internal_topic_configs(const std::map<std::string, std::string>& app_configs) {
-    std::map<std::string, std::string> out;
-    constexpr std::string_view prefix = "topic.";
-    for (const auto& [k, v] : app_configs)
-        if (k.starts_with(prefix) && k.size() > prefix.size() && !kafka::librdkafka_knows(k, v))
-            out[k.substr(prefix.size())] = v;
-    return out;
-}
 
 topic_plan plan_topics(const topology_model& model, const topology_groups& groups, kafka::topic_admin& admin,
                        const plan_options& options) {
@@ -195,17 +185,10 @@ topic_plan plan_topics(const topology_model& model, const topology_groups& group
 
     // Internal topics to create: repartition topics and changelogs (compacted, one partition per task).
     std::vector<kafka::topic_spec> wanted;
-    // Kafka's order: the kind's defaults, then the app's topic.* configs, then the store's own.
-    auto configs = [&](std::map<std::string, std::string> kind_defaults, const std::map<std::string, std::string>& own) {
-        kind_defaults.try_emplace("message.timestamp.type", "CreateTime");  // the records' own times, on any broker
-        for (const auto& [k, v] : options.internal_topic_configs) kind_defaults[k] = v;
-        for (const auto& [k, v] : own) kind_defaults[k] = v;
-        return kind_defaults;
-    };
     for (const auto& [topic, n] : repartition_count) {
         plan.repartition_topics.insert(topic);
         wanted.push_back({topic, n, options.replication_factor,
-                          configs({{"cleanup.policy", "delete"}, {"segment.bytes", "52428800"}, {"retention.ms", "-1"}}, {})});
+                          repartition_topic_config(options.internal_topic_configs)});
     }
     for (std::size_t i = 0; i < groups.subtopologies.size(); ++i)
         for (std::size_t s : groups.subtopologies[i].stores) {
@@ -214,7 +197,8 @@ topic_plan plan_topics(const topology_model& model, const topology_groups& group
             const std::string topic = prefix + builder.name() + "-changelog";
             plan.changelog_topics.insert(topic);
             wanted.push_back({topic, plan.task_count[i], options.replication_factor,
-                              configs({{"cleanup.policy", "compact"}}, builder.logging().topic_config)});
+                              changelog_topic_config(builder.logging().topic_config, options.internal_topic_configs,
+                                                     options.window_changelog_additional_retention)});
         }
     for (const auto& t : wanted)
         if (auto existing = admin.partition_count(t.name); existing && *existing != t.partitions)

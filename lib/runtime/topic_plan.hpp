@@ -12,6 +12,7 @@
 
 #include "lib/core/topology_groups.hpp"
 #include "lib/kafka/topic_admin.hpp"
+#include "lib/runtime/internal_topic_config.hpp"
 
 namespace kstreams::detail {
 
@@ -43,11 +44,10 @@ struct plan_options {
     /// Configs of every internal topic from the app's "topic."-prefixed properties (prefix removed):
     /// over each kind's defaults, under a store's own changelog configs (Kafka's InternalTopicManager).
     std::map<std::string, std::string> internal_topic_configs;
+    /// windowstore.changelog.additional.retention.ms: added to a window store's retention for its
+    /// changelog's retention.ms.
+    std::int64_t window_changelog_additional_retention = 24 * 60 * 60 * 1000;
 };
-
-/// The "topic."-prefixed properties among `app_configs`, prefix removed, except those librdkafka
-/// reads itself (topic.metadata.refresh.interval.ms and its kin are client settings).
-std::map<std::string, std::string> internal_topic_configs(const std::map<std::string, std::string>& app_configs);
 
 /// Checks the source topics (they exist, co-partition groups agree), creates the internal topics
 /// (and, on the embedded cluster, any missing source and sink topic). Throws streams_error naming

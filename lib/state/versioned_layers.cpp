@@ -85,8 +85,10 @@ std::unique_ptr<bytes_versioned_key_value_store> wrap_versioned_layers(std::uniq
 
 std::map<std::string, std::string> versioned_changelog_config(std::int64_t history_retention,
                                                               std::map<std::string, std::string> user) {
-    std::map<std::string, std::string> c{{"cleanup.policy", "compact"}};
-    for (auto& [k, v] : user) c[k] = std::move(v);
+    // cleanup.policy=compact is the changelogs' default when the topics are planned, under the
+    // app's topic.* configs (Kafka's VersionedChangelogTopicConfig); the lag is history retention
+    // + 1 day, fixed (Kafka does not read windowstore.changelog.additional.retention.ms for it).
+    std::map<std::string, std::string> c = std::move(user);
     if (!c.contains("min.compaction.lag.ms")) {
         constexpr std::int64_t day = 86'400'000;
         const std::int64_t lag = history_retention > std::numeric_limits<std::int64_t>::max() - day

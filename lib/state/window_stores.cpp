@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "lib/core/log.hpp"
+#include "lib/runtime/internal_topic_config.hpp"
 #include "lib/state/caching_window_stores.hpp"
 #include "lib/state/in_memory_key_value_store.hpp"
 #include "lib/state/logging_segmented_stores.hpp"
@@ -38,11 +39,10 @@ std::unique_ptr<bytes_session_store> wrap_session_layers(std::unique_ptr<bytes_s
 
 std::map<std::string, std::string> windowed_changelog_config(std::int64_t retention,
                                                              std::map<std::string, std::string> user) {
-    constexpr std::int64_t additional_retention = 24 * 60 * 60 * 1000;  // windowstore.changelog.additional.retention.ms
-    user.try_emplace("cleanup.policy", "compact,delete");
-    // Kafka adds without overflow: past the largest time (unlimited windows) it stays there.
-    const std::int64_t total = retention > INT64_MAX - additional_retention ? INT64_MAX : retention + additional_retention;
-    user.try_emplace("retention.ms", std::to_string(total));
+    // compact,delete and retention.ms = retention + windowstore.changelog.additional.retention.ms
+    // come when the topics are planned, where the app's configs are known (Kafka's
+    // WindowedChangelogTopicConfig): the user's own configs stay as given, above topic.*.
+    user[std::string(windowed_store_retention_key)] = std::to_string(retention);
     return user;
 }
 

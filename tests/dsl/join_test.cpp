@@ -15,6 +15,7 @@
 #include <kstreams/test/topology_test_driver.hpp>
 
 #include "tests/state/store_test_support.hpp"
+#include "lib/runtime/internal_topic_config.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -185,7 +186,8 @@ TEST_CASE("stream_joined store suppliers hold the buffers; their changelogs, as 
     REQUIRE(by_name.count("theirs") == 1);
     REQUIRE(by_name.count("mine-left-shared-join-store") == 1);
     for (const str name : {"mine", "theirs"}) {
-        const auto& config = by_name[name]->logging().topic_config;
+        const auto config =
+            kstreams::detail::changelog_topic_config(by_name[name]->logging().topic_config, {}, 24 * 60 * 60 * 1000);
         CHECK(config.at("cleanup.policy") == "delete");  // the user's "compact" overridden, as Kafka's
         CHECK(config.at("segment.ms") == "1000");
         CHECK(config.at("retention.ms") == std::to_string(25 + 24 * 60 * 60 * 1000));
@@ -206,7 +208,8 @@ TEST_CASE("stream_joined store suppliers hold the buffers; their changelogs, as 
     topology plain = left_join(join_windows::of_time_difference_and_grace(10ms, 5ms));
     for (const auto& s : plain.model().stores)
         if (s.builder->name().ends_with("-this-join-store") || s.builder->name().ends_with("-other-join-store"))
-            CHECK(s.builder->logging().topic_config.at("cleanup.policy") == "delete");
+            CHECK(kstreams::detail::changelog_topic_config(s.builder->logging().topic_config, {{"cleanup.policy", "compact"}}, 0)
+                      .at("cleanup.policy") == "delete");
 }
 
 TEST_CASE("stream_joined store suppliers Kafka refuses: duplicates not retained, other window settings, one name for both") {

@@ -8,6 +8,8 @@
 #include <kstreams/dsl.hpp>
 #include <kstreams/test/topology_test_driver.hpp>
 
+#include "lib/runtime/internal_topic_config.hpp"
+
 using namespace kstreams;
 using namespace std::chrono_literals;
 using str = std::string;
@@ -109,7 +111,10 @@ TEST_CASE("a session closes gap + grace after its end") {
 }
 
 TEST_CASE("sliding and session stores keep what their windows need, their changelogs a day more") {
-    auto retention = [](const topology& t) { return t.model().stores.front().builder->logging().topic_config.at("retention.ms"); };
+    auto retention = [](const topology& t) {
+        return kstreams::detail::changelog_topic_config(t.model().stores.front().builder->logging().topic_config, {}, day)
+            .at("retention.ms");
+    };
     CHECK(retention(windowed_count(sliding_windows::of_time_difference_and_grace(10ms, 5ms))) == std::to_string(25 + day));
     CHECK(retention(windowed_count(session_windows::of_inactivity_gap_and_grace(10ms, 5ms))) == std::to_string(15 + day));
     CHECK(retention(windowed_count(session_windows::of_inactivity_gap_and_grace(10ms, 5ms),

@@ -8,6 +8,8 @@
 #include <kstreams/dsl.hpp>
 #include <kstreams/test/topology_test_driver.hpp>
 
+#include "lib/runtime/internal_topic_config.hpp"
+
 using namespace kstreams;
 using namespace std::chrono_literals;
 using str = std::string;
@@ -94,13 +96,14 @@ TEST_CASE("the window store's changelog is compact,delete and kept a day past th
     topology t = hopping_count(materialized<>::as("counts").with_retention(1000ms));
     const auto& stores = t.model().stores;
     REQUIRE(stores.size() == 1);
-    const auto& config = stores.front().builder->logging().topic_config;
-    CHECK(config.at("cleanup.policy") == "compact,delete");
-    CHECK(config.at("retention.ms") == std::to_string(1000 + 24 * 60 * 60 * 1000));
+    constexpr std::int64_t day = 24 * 60 * 60 * 1000;  // windowstore.changelog.additional.retention.ms
+    auto changelog = [](const topology& t) {
+        return kstreams::detail::changelog_topic_config(t.model().stores.front().builder->logging().topic_config, {}, day);
+    };
+    CHECK(changelog(t).at("cleanup.policy") == "compact,delete");
+    CHECK(changelog(t).at("retention.ms") == std::to_string(1000 + day));
     // By default the windows are kept for size + grace.
-    topology t2 = hopping_count(materialized<>::as("counts"));
-    CHECK(t2.model().stores.front().builder->logging().topic_config.at("retention.ms") ==
-          std::to_string(12 + 24 * 60 * 60 * 1000));
+    CHECK(changelog(hopping_count(materialized<>::as("counts"))).at("retention.ms") == std::to_string(12 + day));
 }
 
 TEST_CASE("a retention shorter than window size plus grace is refused when the topology is written") {

@@ -14,6 +14,7 @@
 #include <kstreams/test/topology_test_driver.hpp>
 
 #include "tests/state/store_test_support.hpp"
+#include "lib/runtime/internal_topic_config.hpp"
 
 using namespace kstreams;
 using namespace std::chrono_literals;
@@ -231,8 +232,16 @@ TEST_CASE("versioned store: factories and changelog settings") {
     CHECK(stores::persistent_versioned_key_value_store("s", 10s, 7ms)->segment_interval() == 7);
     auto b = stores::versioned_key_value_store_builder<str, str>(stores::in_memory_versioned_key_value_store("s", 1000ms));
     CHECK_FALSE(b.caching_enabled());
-    CHECK(b.logging().topic_config.at("cleanup.policy") == "compact");
-    CHECK(b.logging().topic_config.at("min.compaction.lag.ms") == std::to_string(1000 + 86'400'000));
+    // The lag is history retention + 1 day whatever windowstore.changelog.additional.retention.ms says.
+    const auto changelog = kstreams::detail::changelog_topic_config(b.logging().topic_config, {}, 5);
+    CHECK(changelog.at("cleanup.policy") == "compact");
+    CHECK(changelog.at("min.compaction.lag.ms") == std::to_string(1000 + 86'400'000));
+    // As Kafka's VersionedChangelogTopicConfig: topic.cleanup.policy over the kind's compact, the
+    // computed lag over topic.min.compaction.lag.ms.
+    const auto with_topic = kstreams::detail::changelog_topic_config(
+        b.logging().topic_config, {{"cleanup.policy", "compact,delete"}, {"min.compaction.lag.ms", "7"}}, 5);
+    CHECK(with_topic.at("cleanup.policy") == "compact,delete");
+    CHECK(with_topic.at("min.compaction.lag.ms") == std::to_string(1000 + 86'400'000));
 }
 
 namespace {

@@ -157,8 +157,8 @@ namespace detail {
 /// logging(metered(inner)) as far as a versioned store has layers: the changelog layer when logged.
 std::unique_ptr<bytes_versioned_key_value_store> wrap_versioned_layers(std::unique_ptr<bytes_versioned_key_value_store> inner,
                                                                        const logging_config& logging);
-/// Kafka's changelog settings for versioned stores: compact, min.compaction.lag.ms = history
-/// retention + 1 day (unless the user's settings say otherwise).
+/// Kafka's changelog settings for versioned stores: min.compaction.lag.ms = history retention
+/// + 1 day (unless the user's settings say otherwise); compact, under topic.*, comes at start.
 std::map<std::string, std::string> versioned_changelog_config(std::int64_t history_retention,
                                                               std::map<std::string, std::string> user);
 }  // namespace detail

@@ -39,7 +39,7 @@ std::unique_ptr<bytes_window_store> wrap_window_layers(std::unique_ptr<bytes_win
                                                        const logging_config& logging, bool timestamped);
 std::unique_ptr<bytes_session_store> wrap_session_layers(std::unique_ptr<bytes_session_store> inner, bool caching,
                                                          const logging_config& logging);
-/// Kafka's changelog settings for windowed stores: compact,delete and retention + 1 day.
+/// The user's changelog configs and the store's retention, made compact,delete + retention.ms at start.
 std::map<std::string, std::string> windowed_changelog_config(std::int64_t retention,
                                                              std::map<std::string, std::string> user);
 /// RocksDB stores of aggregations that emit on window close (Kafka's time-ordered window and
