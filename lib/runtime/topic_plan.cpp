@@ -6,7 +6,6 @@
 
 #include <kstreams/error.hpp>
 
-
 namespace kstreams::detail {
 
 topic_plan plan_topics(const topology_model& model, const topology_groups& groups, kafka::topic_admin& admin,
