@@ -114,7 +114,9 @@ TEST_CASE("internal topics get each kind's configs, the app's topic.* configs an
     auto config = test::streams_config_from(app_id, "it-configs",
                                             {{"topic.segment.ms", "3600000"},
                                              {"topic.retention.ms", "1000000"},
-                                             {"topic.metadata.refresh.interval.ms", "10000"}});
+                                             {"topic.cleanup.policy", "delete"},
+                                             {"topic.metadata.refresh.interval.ms", "10000"},
+                                             {"windowstore.changelog.additional.retention.ms", "3600000"}});
     kafka_streams app(topo, config);
     app.start();
     REQUIRE(app.wait_until(streams_state::running, 60s));
@@ -127,17 +129,19 @@ TEST_CASE("internal topics get each kind's configs, the app's topic.* configs an
     CHECK(repartition.at("message.timestamp.type") == "CreateTime");
 
     const auto counts = topic_configs(app_id + "-counts-changelog");
-    CHECK(counts.at("cleanup.policy") == "compact");
+    CHECK(counts.at("cleanup.policy") == "delete");  // topic.* over the kind's compact
     CHECK(counts.at("segment.ms") == "7200000");  // the store's own over topic.*
     CHECK(counts.at("retention.ms") == "1000000");
     CHECK(counts.at("message.timestamp.type") == "CreateTime");
 
     const auto windows = topic_configs(app_id + "-window-counts-changelog");
-    CHECK(windows.at("cleanup.policy") == "compact,delete");
-    // The store's retention (size + grace) plus a day, whatever topic.retention.ms says.
-    CHECK(windows.at("retention.ms") == std::to_string(60'000 + 86'400'000));
+    CHECK(windows.at("cleanup.policy") == "delete");  // topic.* over the kind's compact,delete
+    // The store's retention (size + grace) plus windowstore.changelog.additional.retention.ms,
+    // whatever topic.retention.ms says.
+    CHECK(windows.at("retention.ms") == std::to_string(60'000 + 3'600'000));
     CHECK(windows.at("segment.ms") == "3600000");
     CHECK(windows.at("message.timestamp.type") == "CreateTime");
     CHECK_FALSE(windows.contains("metadata.refresh.interval.ms"));
+    CHECK_FALSE(windows.contains("kstreams.windowed.store.retention.ms"));  // kstreams' own key stays home
     app.close();
 }
