@@ -63,18 +63,20 @@ struct rocksdb_key_value_store::pooled_iterator {
 /// consistent snapshot, so writes during the scan are not seen (as the in-memory store's copy).
 class rocksdb_iterator final : public bytes_iterator {
 public:
-    rocksdb_iterator(rocksdb_key_value_store& store, std::optional<std::string> lower,
-                     std::optional<std::string> upper_exclusive, bool reverse)
+    rocksdb_iterator(rocksdb_key_value_store& store, std::optional<std::string_view> lower,
+                     std::optional<std::string_view> upper, bool upper_inclusive, bool reverse)
         : store_(&store), reverse_(reverse) {
-        p_ = store.take_iterator(std::move(lower), std::move(upper_exclusive));
-        store.open_iterators_.insert(this);
+        p_ = store.take_iterator(lower, upper, upper_inclusive);
+        store.open_iterators_.push_back(this);
         if (reverse_) p_->it->SeekToLast();
         else p_->it->SeekToFirst();
         settle();
     }
     ~rocksdb_iterator() override {
         if (!store_) return;
-        store_->open_iterators_.erase(this);
+        auto& open = store_->open_iterators_;
+        *std::find(open.begin(), open.end(), this) = open.back();
+        open.pop_back();
         store_->recycle(std::move(p_));
     }
     bool valid() const override { return valid_; }
@@ -107,16 +109,18 @@ private:
 };
 
 std::unique_ptr<rocksdb_key_value_store::pooled_iterator> rocksdb_key_value_store::take_iterator(
-    std::optional<std::string> lower, std::optional<std::string> upper) {
+    std::optional<std::string_view> lower, std::optional<std::string_view> upper, bool upper_inclusive) {
     perf_counters_off();
     write_dirty();  // the scan sees every write made before it
     std::unique_ptr<pooled_iterator> p = std::move(spare_[upper ? 0 : 1]);
     if (!p) p = std::make_unique<pooled_iterator>(upper.has_value());
-    // No lower bound is the empty one: every key is at or above it.
-    p->lower = lower ? std::move(*lower) : std::string();
+    // No lower bound is the empty one: every key is at or above it. Assigned, so that a reused
+    // iterator's strings keep their capacity.
+    p->lower.assign(lower ? *lower : std::string_view());
     p->lower_slice = slice(p->lower);
     if (upper) {
-        p->upper = std::move(*upper);
+        p->upper.assign(*upper);
+        if (upper_inclusive) p->upper.push_back('\0');  // the immediate successor of `upper`
         p->upper_slice = slice(p->upper);
     }
     // A refresh takes the latest state, as a new iterator would; one that fails is replaced.
@@ -169,7 +173,36 @@ void rocksdb_key_value_store::write_hot(std::string_view key, std::optional<std:
     trim_hot();
 }
 
+void rocksdb_key_value_store::write_behind(std::string_view key, std::optional<std::string_view> value) {
+    unwritten_.push_back({unwritten_bytes_.size(), key.size(), value ? value->size() : 0, !value});
+    unwritten_bytes_.append(key);
+    if (value) unwritten_bytes_.append(*value);
+    if (unwritten_bytes_.size() + unwritten_.size() * sizeof(unwritten_entry) <= hot_bytes_limit) return;
+    write_unwritten();
+    // After this many writes the spare iterators' memtables may be flushed: let them go (as drop_hot).
+    for (auto& spare : spare_) spare.reset();
+}
+
+void rocksdb_key_value_store::write_unwritten() {
+    if (unwritten_.empty()) return;
+    const char* bytes = unwritten_bytes_.data();
+    const auto key_of = [bytes](const unwritten_entry& e) { return std::string_view(bytes + e.at, e.key_size); };
+    // In key order, as write_dirty's; stable, so that the last write of a key is applied last.
+    std::stable_sort(unwritten_.begin(), unwritten_.end(),
+                     [&](const unwritten_entry& a, const unwritten_entry& b) { return key_of(a) < key_of(b); });
+    rocksdb::WriteBatch wb(unwritten_bytes_.size() + unwritten_.size() * 16);
+    for (const unwritten_entry& e : unwritten_) {
+        if (e.erase) wb.Delete(slice(key_of(e)));
+        else wb.Put(slice(key_of(e)), rocksdb::Slice(bytes + e.at + e.key_size, e.value_size));
+    }
+    unwritten_.clear();
+    unwritten_bytes_.clear();
+    perf_counters_off();
+    check(db_->Write(*write_options_, &wb), "write");
+}
+
 void rocksdb_key_value_store::write_dirty() {
+    write_unwritten();
     if (dirty_.empty()) return;
     // In key order: the memtable's skip list inserts a run of ascending keys cheaply.
     std::sort(dirty_.begin(), dirty_.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
@@ -296,6 +329,8 @@ void rocksdb_key_value_store::close() {
     hot_.clear();
     dirty_.clear();
     hot_bytes_ = 0;
+    unwritten_.clear();
+    unwritten_bytes_.clear();
     for (auto& spare : spare_) spare.reset();
     for (auto* it : open_iterators_) it->release();
     open_iterators_.clear();
@@ -316,7 +351,9 @@ std::optional<std::string> rocksdb_key_value_store::get(std::string_view key) {
 
 bool rocksdb_key_value_store::get_into(std::string_view key, std::string& out) {
     ensure_open("get");
-    if (const hot_node* node = hot_.find(key)) {
+    if (keys_written_once_) {
+        write_unwritten();  // the get sees every write made before it
+    } else if (const hot_node* node = hot_.find(key)) {
         if (!node->second.value) return false;
         out.assign(*node->second.value);
         return true;
@@ -325,6 +362,7 @@ bool rocksdb_key_value_store::get_into(std::string_view key, std::string& out) {
     rocksdb::Status s = db_->Get(*read_options_, slice(key), &out);
     if (s.IsNotFound()) return false;
     check(s, "get");
+    if (keys_written_once_) return true;
     // Kept: the next get of the key (a read-modify-write's, or a hot key's) needs no RocksDB read.
     hot_.emplace(key).second.value.emplace(out);  // not hot: the lookup above found nothing
     hot_bytes_ += hot_entry_overhead + key.size() + out.size();
@@ -334,7 +372,8 @@ bool rocksdb_key_value_store::get_into(std::string_view key, std::string& out) {
 
 void rocksdb_key_value_store::put(std::string_view key, std::string_view value) {
     ensure_open("put");
-    write_hot(key, value);
+    if (keys_written_once_) write_behind(key, value);
+    else write_hot(key, value);
 }
 
 std::optional<std::string> rocksdb_key_value_store::put_if_absent(std::string_view key, std::string_view value) {
@@ -345,7 +384,10 @@ std::optional<std::string> rocksdb_key_value_store::put_if_absent(std::string_vi
 
 void rocksdb_key_value_store::put_all(const std::vector<std::pair<std::string, std::string>>& entries) {
     ensure_open("put_all");
-    for (const auto& [k, v] : entries) write_hot(k, v);
+    for (const auto& [k, v] : entries) {
+        if (keys_written_once_) write_behind(k, v);
+        else write_hot(k, v);
+    }
 }
 
 std::optional<std::string> rocksdb_key_value_store::remove(std::string_view key) {
@@ -356,7 +398,8 @@ std::optional<std::string> rocksdb_key_value_store::remove(std::string_view key)
 
 void rocksdb_key_value_store::erase(std::string_view key) {
     ensure_open("delete");
-    write_hot(key, std::nullopt);
+    if (keys_written_once_) write_behind(key, std::nullopt);
+    else write_hot(key, std::nullopt);
 }
 
 void rocksdb_key_value_store::delete_range(std::string_view from, std::string_view to) {
@@ -378,14 +421,18 @@ std::unique_ptr<bytes_iterator> rocksdb_key_value_store::range(const key_range& 
         KSTREAMS_LOG(warn, "store " + name_ + ": range query with from > to returns nothing");
         return std::make_unique<empty_iterator>();
     }
-    std::optional<std::string> upper;
-    if (r.to) upper = *r.to + '\0';  // the immediate successor of `to`: makes the bound inclusive
-    return std::make_unique<rocksdb_iterator>(*this, r.from, std::move(upper), reverse);
+    std::optional<std::string_view> from, to;
+    if (r.from) from = *r.from;
+    if (r.to) to = *r.to;
+    return std::make_unique<rocksdb_iterator>(*this, from, to, true, reverse);
 }
 
 std::unique_ptr<bytes_iterator> rocksdb_key_value_store::prefix_scan(std::string_view prefix) {
     ensure_open("prefix_scan");
-    return std::make_unique<rocksdb_iterator>(*this, std::string(prefix), prefix_successor(prefix), false);
+    const std::optional<std::string> successor = prefix_successor(prefix);
+    std::optional<std::string_view> upper;
+    if (successor) upper = *successor;
+    return std::make_unique<rocksdb_iterator>(*this, prefix, upper, false, false);
 }
 
 std::uint64_t rocksdb_key_value_store::approximate_num_entries() {

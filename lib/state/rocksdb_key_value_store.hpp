@@ -6,6 +6,10 @@
 //   hot_bytes_limit per store). A get of such a key is a hash lookup; writes wait there, dirty, and
 //   go to RocksDB together in one write batch (in key order) before any scan, flush, close,
 //   range delete or restore batch, and whenever the map outgrows its limit (then it is emptied).
+//   A store whose keys are each written once and read back by scans (a window store keeping
+//   duplicates: every put is a new sequence number) has no use for the map: its writes wait in one
+//   buffer instead, without a node per entry, and reach RocksDB the same way (one batch, in key
+//   order, before any read, flush, close, range delete or restore batch, or when it outgrows the limit).
 //   Nothing becomes durable later than before: with the WAL off, RocksDB's memtable is not durable
 //   either until flush(), which writes the dirty entries first.
 // - Iterators are reused: a finished scan's RocksDB iterator stays with the store and the next
@@ -17,7 +21,6 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,6 +80,9 @@ public:
     /// a store of timestamped values puts it behind plain_value_adapter.
     bool plain_values() const { return plain_values_; }
     void set_plain_values(bool plain) { plain_values_ = plain; }
+    /// Keys are written once and read back by scans: writes skip the hot entries (see above). Set
+    /// before the first write.
+    void set_keys_written_once(bool once) { keys_written_once_ = once; }
 
     /// What the hot entries may take per store: keys, values and a fixed cost per entry.
     static constexpr std::size_t hot_bytes_limit = std::size_t{2} << 20;
@@ -101,13 +107,20 @@ private:
     void write_hot(std::string_view key, std::optional<std::string_view> value);
     /// Applies the dirty hot entries to RocksDB in one write batch; they stay, clean.
     void write_dirty();
+    /// Appends a write (nullopt: a delete) to the unwritten buffer (keys written once).
+    void write_behind(std::string_view key, std::optional<std::string_view> value);
+    /// Applies the unwritten buffer to RocksDB in one write batch, in key order (a key's writes
+    /// keep their order).
+    void write_unwritten();
     /// write_dirty(), then forgets every hot entry.
     void drop_hot();
     void trim_hot() {
         if (hot_bytes_ > hot_bytes_limit) drop_hot();
     }
-    /// A RocksDB iterator over [lower, upper) (nullopt: open), refreshed from the spare one if any.
-    std::unique_ptr<pooled_iterator> take_iterator(std::optional<std::string> lower, std::optional<std::string> upper);
+    /// A RocksDB iterator over [lower, upper) (nullopt: open; `upper_inclusive`: [lower, upper]),
+    /// refreshed from the spare one if any. The bounds are copied into the pooled iterator's strings.
+    std::unique_ptr<pooled_iterator> take_iterator(std::optional<std::string_view> lower,
+                                                   std::optional<std::string_view> upper, bool upper_inclusive);
     void recycle(std::unique_ptr<pooled_iterator> it);
 
     std::string name_;
@@ -118,12 +131,22 @@ private:
     std::unique_ptr<rocksdb::WriteOptions> write_options_;
     std::unique_ptr<rocksdb::ReadOptions> read_options_;
     rocksdb::DB* db_ = nullptr;
-    std::set<rocksdb_iterator*> open_iterators_;
+    std::vector<rocksdb_iterator*> open_iterators_;  ///< few at a time: a vector, no node per scan
     /// Spare iterators for reuse: [0] bounded above, [1] not (a bound is fixed at creation).
     std::unique_ptr<pooled_iterator> spare_[2];
     hot_map hot_;
     std::vector<hot_node*> dirty_;  ///< the dirty entries of hot_, each once
     std::size_t hot_bytes_ = 0;
+    /// Keys written once: the writes not yet in RocksDB, their bytes one after another.
+    struct unwritten_entry {
+        std::size_t at;  ///< the key's offset in unwritten_bytes_; the value follows it
+        std::size_t key_size;
+        std::size_t value_size;
+        bool erase;
+    };
+    std::vector<unwritten_entry> unwritten_;
+    std::string unwritten_bytes_;
+    bool keys_written_once_ = false;
     bool plain_values_ = false;
 };
 

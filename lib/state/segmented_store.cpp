@@ -25,9 +25,10 @@ std::int64_t segment_of_prefix(std::string_view key) {
 /// Chains backend scans of several segments; key() is the suffix after the segment prefix.
 class segments_iterator final : public bytes_iterator {
 public:
-    segments_iterator(bytes_key_value_store& backend, std::vector<std::int64_t> segments, std::optional<std::string> lo,
-                      std::optional<std::string> hi, bool backward)
-        : backend_(backend), segments_(std::move(segments)), lo_(std::move(lo)), hi_(std::move(hi)), backward_(backward) {
+    segments_iterator(bytes_key_value_store& backend, key_range& bounds, std::vector<std::int64_t> segments,
+                      std::optional<std::string> lo, std::optional<std::string> hi, bool backward)
+        : backend_(backend), bounds_(bounds), segments_(std::move(segments)), lo_(std::move(lo)), hi_(std::move(hi)),
+          backward_(backward) {
         if (backward_) std::reverse(segments_.begin(), segments_.end());
         open_next();
     }
@@ -43,18 +44,23 @@ private:
     void open_next() {
         while (pos_ < segments_.size()) {
             const std::string prefix = segment_prefix(segments_[pos_++]);
-            key_range r;
-            r.from = prefix + (lo_ ? *lo_ : std::string());
-            if (hi_) r.to = prefix + *hi_;
-            else r.to = prefix + std::string(64, '\xff');  // past any suffix we write
+            // Assigned into the store's bounds (the backend copies them): no fresh strings per scan.
+            std::string& from = bounds_.from ? *bounds_.from : bounds_.from.emplace();
+            std::string& to = bounds_.to ? *bounds_.to : bounds_.to.emplace();
+            from.assign(prefix);
+            if (lo_) from.append(*lo_);
+            to.assign(prefix);
+            if (hi_) to.append(*hi_);
+            else to.append(64, '\xff');  // past any suffix we write
             it_.reset();  // first, so that the backend can reuse its iterator for this segment
-            it_ = backend_.range(r, backward_);
+            it_ = backend_.range(bounds_, backward_);
             if (it_->valid()) return;
         }
         it_.reset();
     }
 
     bytes_key_value_store& backend_;
+    key_range& bounds_;
     std::vector<std::int64_t> segments_;
     std::optional<std::string> lo_, hi_;
     bool backward_;
@@ -135,7 +141,8 @@ std::unique_ptr<bytes_iterator> segmented_store::scan(std::int64_t time_from, st
         const std::int64_t first = segment_id(time_from), last = segment_id(time_to);
         for (auto it = segments_.lower_bound(first); it != segments_.end() && *it <= last; ++it) segs.push_back(*it);
     }
-    return std::make_unique<segments_iterator>(*backend_, std::move(segs), std::move(lo), std::move(hi), backward);
+    return std::make_unique<segments_iterator>(*backend_, scan_bounds_, std::move(segs), std::move(lo), std::move(hi),
+                                               backward);
 }
 
 }  // namespace kstreams::state

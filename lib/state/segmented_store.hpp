@@ -68,6 +68,8 @@ private:
     std::int64_t observed_ = INT64_MIN;
     std::set<std::int64_t> segments_;
     std::unique_ptr<swallow_registration> backend_ctx_;
+    /// The bounds each segment's scan hands the backend, reused (a scan's are copied when it starts).
+    key_range scan_bounds_;
 };
 
 }  // namespace kstreams::state

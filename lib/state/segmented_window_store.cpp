@@ -6,6 +6,7 @@
 #include <kstreams/serde.hpp>
 
 #include "lib/state/key_scan_bound.hpp"
+#include "lib/state/rocksdb_key_value_store.hpp"
 #include "lib/state/window_rows.hpp"
 
 namespace kstreams::state {
@@ -64,7 +65,11 @@ segmented_window_store::segmented_window_store(std::string name, std::unique_ptr
                                                bool retain_duplicates, bool time_ordered)
     : name_(std::move(name)), segments_(std::move(backend), retention), retention_(retention),
       window_size_(window_size), retain_duplicates_(retain_duplicates),
-      time_major_(!segments_.backend().persistent()), time_ordered_(time_ordered) {}
+      time_major_(!segments_.backend().persistent()), time_ordered_(time_ordered) {
+    // Kept duplicates make every put a new key, read back by scans (or a get of the latest).
+    if (auto* rocks = dynamic_cast<rocksdb_key_value_store*>(&segments_.backend()); rocks && retain_duplicates_)
+        rocks->set_keys_written_once(true);
+}
 
 bool segmented_window_store::scan_before(std::string_view key_a, std::int64_t start_a, std::string_view key_b,
                                          std::int64_t start_b, bool backward) const {

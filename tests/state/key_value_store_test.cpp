@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
 
 #include <kstreams/error.hpp>
 #include <kstreams/state/stores.hpp>
@@ -282,12 +283,16 @@ TEST_CASE("rocksdb store: without a state directory it says which store needs on
     CHECK_THROWS_WITH_AS(store.init(ctx), doctest::Contains("needs-dir"), streams_error);
 }
 
-TEST_CASE("rocksdb store: writes held in memory are what every read, scan and reopen sees") {
+namespace {
+/// Both ways of holding writes: hot entries, and the unwritten buffer of keys written once.
+void held_writes_are_seen(bool once) {
+    CAPTURE(once);
     auto dir = test_support::fresh_temp_dir("rocks-hot");
     {
         test_store_context ctx(dir);
         ctx.owns_dir = false;
         state::rocksdb_key_value_store store("hot");
+        store.set_keys_written_once(once);
         store.init(ctx);
         store.put("b", "1");
         store.put("a", "0");
@@ -323,6 +328,7 @@ TEST_CASE("rocksdb store: writes held in memory are what every read, scan and re
     }
     test_store_context ctx(dir);
     state::rocksdb_key_value_store store("hot");
+    store.set_keys_written_once(once);
     store.init(ctx);
     CHECK(store.get("a") == "000");
     CHECK_FALSE(store.get("b"));
@@ -343,6 +349,70 @@ TEST_CASE("rocksdb store: writes held in memory are what every read, scan and re
     CHECK_FALSE(store.get("g"));
     store.flush();
     CHECK(store.get("r") == "restored");
+}
+}  // namespace
+
+TEST_CASE("rocksdb store: writes held in memory are what every read, scan and reopen sees") {
+    held_writes_are_seen(false);
+}
+
+TEST_CASE("rocksdb store of keys written once: its unwritten writes are what every read, scan and reopen sees") {
+    held_writes_are_seen(true);
+}
+
+TEST_CASE("rocksdb store of keys written once: any mix of writes, reads and scans answers as a map would") {
+    // Against std::map, in small steps: overwrites and deletes of keys still unwritten (their last
+    // write wins), scans started between writes (each sees what came before it), gets, flushes,
+    // range deletes, and enough bytes to pass the buffer's bound several times.
+    auto dir = test_support::fresh_temp_dir("rocks-once");
+    test_store_context ctx(dir);
+    state::rocksdb_key_value_store store("once");
+    store.set_keys_written_once(true);
+    store.init(ctx);
+    std::map<std::string, std::string> expected;
+    std::uint64_t x = 12345;
+    const auto next = [&x](std::uint64_t n) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        return (x >> 33) % n;
+    };
+    const auto key = [&] { return "k" + std::to_string(next(300)); };
+    for (int step = 0; step < 20000; ++step) {
+        const auto op = next(100);
+        if (op < 60) {
+            const std::string k = key(), v = std::to_string(step) + std::string(next(1000), 'v');
+            store.put(k, v);
+            expected[k] = v;
+        } else if (op < 75) {
+            const std::string k = key();
+            store.erase(k);
+            expected.erase(k);
+        } else if (op < 88) {
+            const std::string k = key();
+            const auto got = store.get(k);
+            const auto it = expected.find(k);
+            REQUIRE(got == (it == expected.end() ? std::nullopt : std::optional<std::string>(it->second)));
+        } else if (op < 98) {
+            std::string from = key(), to = key();
+            if (to < from) std::swap(from, to);
+            kvs want(expected.lower_bound(from), expected.upper_bound(to));
+            auto it = store.range({from, to}, false);
+            // Writes after a scan began are not in it.
+            store.put(from, "after");
+            REQUIRE(drain(*it) == want);
+            expected[from] = "after";
+        } else if (op < 99) {
+            store.flush();
+        } else {
+            store.delete_range("k1", "k2");
+            expected.erase(expected.lower_bound("k1"), expected.lower_bound("k2"));
+        }
+    }
+    CHECK(drain(*store.range({}, false)) == kvs(expected.begin(), expected.end()));
+    store.close();
+    state::rocksdb_key_value_store reopened("once");
+    reopened.set_keys_written_once(true);
+    reopened.init(ctx);
+    CHECK(drain(*reopened.range({}, false)) == kvs(expected.begin(), expected.end()));
 }
 
 TEST_CASE("lru_map: evicts the least recently read or written key past its size; a logged one writes the eviction as a tombstone") {
