@@ -363,6 +363,7 @@ public final class Main {
         Hunt16Scenarios.register(SCENARIOS);
         Hunt17Scenarios.register(SCENARIOS);
         Hunt18Scenarios.register(SCENARIOS);
+        Hunt19Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
