@@ -372,8 +372,7 @@ bool rocksdb_key_value_store::get_into(std::string_view key, std::string& out) {
 
 void rocksdb_key_value_store::put(std::string_view key, std::string_view value) {
     ensure_open("put");
-    if (keys_written_once_) write_behind(key, value);
-    else write_hot(key, value);
+    write(key, value);
 }
 
 std::optional<std::string> rocksdb_key_value_store::put_if_absent(std::string_view key, std::string_view value) {
@@ -384,10 +383,7 @@ std::optional<std::string> rocksdb_key_value_store::put_if_absent(std::string_vi
 
 void rocksdb_key_value_store::put_all(const std::vector<std::pair<std::string, std::string>>& entries) {
     ensure_open("put_all");
-    for (const auto& [k, v] : entries) {
-        if (keys_written_once_) write_behind(k, v);
-        else write_hot(k, v);
-    }
+    for (const auto& [k, v] : entries) write(k, v);
 }
 
 std::optional<std::string> rocksdb_key_value_store::remove(std::string_view key) {
@@ -398,8 +394,7 @@ std::optional<std::string> rocksdb_key_value_store::remove(std::string_view key)
 
 void rocksdb_key_value_store::erase(std::string_view key) {
     ensure_open("delete");
-    if (keys_written_once_) write_behind(key, std::nullopt);
-    else write_hot(key, std::nullopt);
+    write(key, std::nullopt);
 }
 
 void rocksdb_key_value_store::delete_range(std::string_view from, std::string_view to) {

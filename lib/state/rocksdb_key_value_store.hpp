@@ -107,6 +107,12 @@ private:
     void write_hot(std::string_view key, std::optional<std::string_view> value);
     /// Applies the dirty hot entries to RocksDB in one write batch; they stay, clean.
     void write_dirty();
+    /// A put (nullopt: a delete) where this store keeps writes: the unwritten buffer when keys are
+    /// written once, the hot entries otherwise.
+    void write(std::string_view key, std::optional<std::string_view> value) {
+        if (keys_written_once_) write_behind(key, value);
+        else write_hot(key, value);
+    }
     /// Appends a write (nullopt: a delete) to the unwritten buffer (keys written once).
     void write_behind(std::string_view key, std::optional<std::string_view> value);
     /// Applies the unwritten buffer to RocksDB in one write batch, in key order (a key's writes
