@@ -57,6 +57,9 @@ public:
         return inner_->find_sessions(key_from, key_to, earliest_session_end, latest_session_start, backward);
     }
     std::int64_t retention_period() const override { return inner_->retention_period(); }
+    bool drops_write(std::int64_t end, std::int64_t stream_time) const override {
+        return inner_->drops_write(end, stream_time);
+    }
     bool scan_before(std::string_view key_a, kstreams::window a, std::string_view key_b, kstreams::window b,
                      bool backward) const override {
         return inner_->scan_before(key_a, a, key_b, b, backward);

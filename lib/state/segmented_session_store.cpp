@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <tuple>
 
+#include <kstreams/metrics.hpp>
 #include <kstreams/serde.hpp>
 
+#include "lib/core/log.hpp"
 #include "lib/state/key_scan_bound.hpp"
+#include "lib/state/store_resources.hpp"
 #include "lib/state/window_rows.hpp"
 
 namespace kstreams::state {
@@ -59,7 +62,8 @@ private:
 segmented_session_store::segmented_session_store(std::string name, std::unique_ptr<bytes_key_value_store> backend,
                                                  std::int64_t retention, bool time_ordered)
     : name_(std::move(name)), segments_(std::move(backend), retention), retention_(retention),
-      end_major_(!segments_.backend().persistent()), time_ordered_(time_ordered) {}
+      end_major_(!segments_.backend().persistent()), time_ordered_(time_ordered),
+      per_segment_(segments_.backend().persistent() || time_ordered) {}
 
 bool segmented_session_store::scan_before(std::string_view key_a, kstreams::window a, std::string_view key_b,
                                           kstreams::window b, bool backward) const {
@@ -87,22 +91,54 @@ std::string segmented_session_store::session_key(std::string_view key, std::int6
 }
 
 void segmented_session_store::init(store_context& ctx) {
+    ctx_ = &ctx;
     segments_.init(ctx);
     ctx.register_store(*this, [this](std::span<const restore_record> batch) {
+        // Kafka's in-memory session store drops a record out of retention at the clock the records
+        // up to it moved; its RocksDB ones move their clock to the batch's latest end first, then
+        // write each record whose segment is live: the same here, as a record written to a
+        // segment is dropped with it when a later record of the batch moves the clock past it.
         for (const auto& r : batch) {
             if (r.key.size() < session_suffix) continue;
             const std::int64_t end = end_of(r.key);
             segments_.observe(end);
-            if (segments_.expired(end)) continue;
+            if (write_expired(end)) continue;  // not counted: Kafka counts only processing's writes
             segments_.put(end, r.key, r.value);
         }
     });
 }
 
+bool segmented_session_store::drops_write(std::int64_t end, std::int64_t stream_time) const {
+    if (!per_segment_) return bytes_session_store::drops_write(end, stream_time);
+    if (stream_time < INT64_MIN + retention_) return false;
+    return segments_.segment_id(end) < segments_.segment_id(stream_time - retention_);
+}
+
+void segmented_session_store::count_expired() {
+    if (auto* res = ctx_ ? ctx_->resources() : nullptr; res && res->metrics) {
+        ++res->metrics->counter(metric::dropped_records);
+        ++res->metrics->counter("dropped-records.expired");
+    }
+    if (warned_) return;
+    warned_ = true;
+    KSTREAMS_LOG(warn, "store " + name_ + ": skipping a session that ended out of the retention" +
+                           (per_segment_ ? " (in an expired segment)" : "") +
+                           "; further ones are only counted (dropped-records)");
+}
+
 void segmented_session_store::put(std::string_view key, kstreams::window session,
                                   std::optional<std::string_view> value) {
     segments_.observe(session.end);
-    if (segments_.expired(session.end)) return;  // Kafka skips sessions that ended out of retention
+    if (!value) {
+        // A removal (Kafka's remove): deletes the session if its segment is still there.
+        if (!segments_.segment_expired(session.end))
+            segments_.put(session.end, session_key(key, session.start, session.end), std::nullopt);
+        return;
+    }
+    if (write_expired(session.end)) {
+        count_expired();  // Kafka skips (and counts) a write for an expired segment or session
+        return;
+    }
     segments_.put(session.end, session_key(key, session.start, session.end), value);
 }
 

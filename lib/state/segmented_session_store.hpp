@@ -4,6 +4,16 @@
 // RocksDB by segment, then key, end, start (all reversed backward); in-memory (Kafka's
 // InMemorySessionStore) by end, then key, then start descending (backward: end descending, key
 // descending, start ascending).
+//
+// Retention (sessions end at most the observed stream time, the latest end written or restored):
+// reads never show a session ending at or before observed stream time - retention. Writes
+// follow the store Kafka has: its in-memory store drops a session ending out of retention; its
+// RocksDB stores (and the time-ordered one, also when it stands in for them in memory, recovered
+// by recomputation) drop it only when its whole segment is out of retention, so a session written
+// one retention behind is kept and a read across all keys of the time-ordered store, which is not
+// cut at the retention (emit on window close), shows it. A dropped write counts in dropped-records
+// (dropped-records.expired), as Kafka's. Restoring, the in-memory store advances its clock record
+// by record; the RocksDB ones to the batch's latest end first.
 #pragma once
 
 #include <kstreams/state/session_store.hpp>
@@ -31,6 +41,7 @@ public:
                                                          std::int64_t earliest_session_end,
                                                          std::int64_t latest_session_start, bool backward) override;
     std::int64_t retention_period() const override { return retention_; }
+    bool drops_write(std::int64_t end, std::int64_t stream_time) const override;
     bool scan_before(std::string_view key_a, kstreams::window a, std::string_view key_b, kstreams::window b,
                      bool backward) const override;
 
@@ -38,11 +49,20 @@ public:
     static std::string session_key(std::string_view key, std::int64_t start, std::int64_t end);
 
 private:
+    /// Whether a write of a session ending at `end` is dropped as out of retention.
+    bool write_expired(std::int64_t end) const {
+        return per_segment_ ? segments_.segment_expired(end) : segments_.expired(end);
+    }
+    void count_expired();
+
     std::string name_;
     segmented_store segments_;
     std::int64_t retention_;
-    bool end_major_;
-    bool time_ordered_;  ///< emit-on-close: whole-range reads are not cut at the retention  ///< in-memory: Kafka's in-memory order
+    bool end_major_;      ///< in-memory: Kafka's in-memory order
+    bool time_ordered_;   ///< emit-on-close: whole-range reads are not cut at the retention
+    bool per_segment_;    ///< writes dropped by segment (Kafka's RocksDB stores), not by session
+    store_context* ctx_ = nullptr;
+    bool warned_ = false;
 };
 
 }  // namespace kstreams::state

@@ -40,10 +40,18 @@ public:
     std::int64_t retention_floor() const {
         return observed_ < INT64_MIN + retention_ ? INT64_MIN : observed_ - retention_;
     }
-    /// True if an entry at `time` is already out of retention.
+    /// True if an entry at `time` is already out of retention (Kafka's in-memory stores' rule for
+    /// a write, and every store's for a read).
     bool expired(std::int64_t time) const {
         const std::int64_t floor = retention_floor();
         return floor != INT64_MIN && time <= floor;
+    }
+    /// True if the segment of an entry at `time` is out of retention: older than the segment of
+    /// the retention floor, the segments observe() drops (Kafka's RocksDB segmented stores take a
+    /// write while its segment is live, though the entry itself may be out of retention).
+    bool segment_expired(std::int64_t time) const {
+        const std::int64_t floor = retention_floor();
+        return floor != INT64_MIN && segment_id(time) < segment_id(floor);
     }
 
     void put(std::int64_t time, std::string_view suffix, std::optional<std::string_view> value);

@@ -3,6 +3,11 @@
 // test store context.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <span>
+#include <string_view>
+
+#include <kstreams/metrics.hpp>
 #include <kstreams/state/window_stores.hpp>
 
 #include "tests/state/store_test_support.hpp"
@@ -311,5 +316,79 @@ TEST_CASE_TEMPLATE("window and session stores restore changelog keys at the extr
         ctx2.registered[0].second(sessions);
         CHECK(s->fetch_session("k", t, t) == "s");
         CHECK(s->find_sessions("k", INT64_MIN, INT64_MAX).to_vector().size() == 1);
+    }
+}
+
+// ---- retention of session writes: by session in memory, by segment in RocksDB (Kafka 4.4) ------
+
+namespace {
+std::unique_ptr<session_store<str, str>> make_session_of(test_store_context& ctx,
+                                                          std::shared_ptr<const session_bytes_store_supplier> supplier) {
+    auto s = stores::session_store_builder<str, str>(std::move(supplier)).build();
+    std::unique_ptr<session_store<str, str>> w(dynamic_cast<session_store<str, str>*>(s.release()));
+    w->init(ctx);
+    return w;
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("session store: a session written one retention behind stream time is dropped and counted in memory, "
+                   "kept by its live segment in RocksDB; reads of a key show it in neither",
+                   T, in_memory_kind, rocksdb_kind) {
+    test_store_context ctx;
+    kstreams::metrics m;
+    ctx.res.metrics = &m;
+    auto s = make_session<T>(ctx, 8ms);
+    s->put({"a", {20, 20}}, "a");
+    s->put({"b", {12, 12}}, "b");  // ends at 20 - 8: out of retention; its segment [0, 60 s) is live
+    CHECK(m.value("dropped-records") == (T::persistent ? 0u : 1u));
+    CHECK(m.value("dropped-records.expired") == (T::persistent ? 0u : 1u));
+    CHECK_FALSE(s->fetch_session("b", 12, 12));
+    CHECK(s->fetch("b").to_vector().empty());
+    CHECK(s->find_sessions(std::optional<str>{}, std::optional<str>{}, 0, INT64_MAX).to_vector() ==
+          by_key{{{"a", {20, 20}}, "a"}});
+    // Removing a session is never counted.
+    s->remove({"b", {12, 12}});
+    CHECK(m.value("dropped-records") == (T::persistent ? 0u : 1u));
+    // The changelog has both writes (Kafka's logging layer logs what the store drops too).
+    CHECK(ctx.changes.size() == 3);
+}
+
+TEST_CASE_TEMPLATE("time-ordered session store (emitting on close): a write is kept while its segment is live and read "
+                   "across all keys, not by key; restoring keeps the same",
+                   T, in_memory_kind, rocksdb_kind) {
+    // The RocksDB store is Kafka's; in memory it stands in for it when recovered by recomputation.
+    test_store_context ctx;
+    kstreams::metrics m;
+    ctx.res.metrics = &m;
+    auto s = make_session_of(ctx, kstreams::detail::time_ordered_session_store("sess", 8, T::persistent));
+    s->put({"a", {20, 20}}, "a");
+    s->put({"b", {12, 12}}, "b");
+    const auto all = [&](std::int64_t from, std::int64_t to) {
+        return s->find_sessions(std::optional<str>{}, std::optional<str>{}, from, to).to_vector();
+    };
+    CHECK(all(0, 19) == by_key{{{"b", {12, 12}}, "b"}});
+    CHECK(s->fetch("b").to_vector().empty());
+    CHECK_FALSE(s->fetch_session("b", 12, 12));
+    // Segments of 60 s: at stream time 130000 the live ones start at segment 2 ([120000, 180000)).
+    s->put({"z", {130000, 130000}}, "z");  // drops segment 0 (a and b)
+    s->put({"d", {119999, 119999}}, "d");  // segment 1: dropped, counted
+    s->put({"e", {120000, 120000}}, "e");  // 9992 ms out of retention, in segment 2: kept
+    CHECK(m.value("dropped-records") == 1u);
+    const by_key kept{{{"e", {120000, 120000}}, "e"}, {{"z", {130000, 130000}}, "z"}};
+    CHECK(all(0, INT64_MAX) == kept);
+    CHECK(s->fetch("e").to_vector().empty());
+
+    // Restored from its changelog in one batch (the latest end first moves the clock) or record
+    // by record, a fresh store holds the same.
+    for (const std::size_t batch_size : {ctx.changes.size(), std::size_t{1}}) {
+        CAPTURE(batch_size);
+        test_store_context ctx2;
+        auto s2 = make_session_of(ctx2, kstreams::detail::time_ordered_session_store("sess", 8, T::persistent));
+        std::vector<restore_record> records;
+        for (const auto& c : ctx.changes)
+            records.push_back({c.key, c.value ? std::optional<std::string_view>(*c.value) : std::nullopt, c.timestamp});
+        for (std::size_t i = 0; i < records.size(); i += batch_size)
+            ctx2.registered[0].second(std::span(records).subspan(i, std::min(batch_size, records.size() - i)));
+        CHECK(s2->find_sessions(std::optional<str>{}, std::optional<str>{}, 0, INT64_MAX).to_vector() == kept);
     }
 }

@@ -17,8 +17,8 @@ namespace kstreams {
 
 class bytes_session_store : public state_store {
 public:
-    /// Stores (nullopt: removes) the aggregate of a session. Sessions that ended more than the
-    /// retention period before the latest session end seen are dropped.
+    /// Stores (nullopt: removes) the aggregate of a session. A session out of retention is dropped
+    /// (see drops_write).
     virtual void put(std::string_view key, kstreams::window session, std::optional<std::string_view> value) = 0;
     virtual std::optional<std::string> fetch_session(std::string_view key, std::int64_t start, std::int64_t end) = 0;
     /// Sessions of keys in [key_from, key_to] (nullopt = open) with end >= earliest_session_end and
@@ -28,6 +28,15 @@ public:
                                                                  std::int64_t earliest_session_end,
                                                                  std::int64_t latest_session_start, bool backward) = 0;
     virtual std::int64_t retention_period() const = 0;
+    /// Whether put() drops a session ending at `end` as out of retention once the store's stream
+    /// time (the latest session end it saw) is `stream_time`. By default, when the session ended
+    /// at or before stream_time - retention (Kafka's in-memory session store); kstreams' RocksDB
+    /// session stores, as Kafka's, only when the whole time segment holding it is that old. Reads
+    /// show neither kind (except a time-ordered store's read across all keys, emitting on close).
+    virtual bool drops_write(std::int64_t end, std::int64_t stream_time) const {
+        const std::int64_t retention = retention_period();
+        return stream_time >= INT64_MIN + retention && end <= stream_time - retention;
+    }
     /// The order find_sessions returns sessions in: true if (key_a, a) comes before (key_b, b) in a
     /// forward (or backward) scan. A caching layer merges its entries in this order.
     virtual bool scan_before(std::string_view key_a, kstreams::window a, std::string_view key_b, kstreams::window b,

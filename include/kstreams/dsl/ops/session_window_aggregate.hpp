@@ -74,7 +74,8 @@ public:
         forwarder_.init(*this, *store_, send_old_, !emit_final_);
         hold_ = kstreams::detail::offset_hold_of(ctx, store_name_, *this);
         if (!hold_) return;
-        retention_ = retention_of(*store_);
+        bytes_ = &bytes_of(*store_);
+        retention_ = bytes_->retention_period();
         origins_ = {};
         // A commit first emits what closed (emitting on close), then forgets what it released.
         hold_->before_commit = [this] {
@@ -99,6 +100,7 @@ public:
         // The earliest session end the store shows (it cuts at the stream time it saw before this
         // record), and shows until this processor's stream time moves past it.
         const std::int64_t shown_from = observed_stream_time_ - retention_ + 1;
+        const std::int64_t stream_time_before = observed_stream_time_;
         observed_stream_time_ = std::max(observed_stream_time_, ts);
         const std::int64_t close_time = observed_stream_time_ - grace_ - gap_;
         if (hold_) hold_->advance(observed_stream_time_, watermark());
@@ -126,9 +128,13 @@ public:
             }
             agg = fold_(r.key, r, std::as_const(agg));
             const windowed<K> key{r.key, merged_window};
-            // The store drops a session that ends out of its retention; a replay's store, whose
-            // clock lags, would keep it and emit it on close: it is not written.
-            const bool expired = hold_ && emit_final_ && merged_window.end < shown_from;
+            // The store drops a session that ends out of its retention (a RocksDB one only when its
+            // whole segment is: one ending one retention behind is kept, and emitted on close); a
+            // replay's store, whose clock lags, would keep it and emit it on close: it is not
+            // written. The store's clock is the stream time before this record, or this end.
+            const bool expired =
+                hold_ && emit_final_ &&
+                bytes_->drops_write(merged_window.end, std::max(stream_time_before, merged_window.end));
             if ((!agg || !expired) && drops_unemitted(merged_window.end))
                 maybe_forward_final(r.headers, close_time, true);
             if (!agg) store_->remove(key);
@@ -140,11 +146,11 @@ public:
     }
 
 private:
-    /// The session store's retention (sessions ending at or before stream time - retention are
-    /// gone from it).
-    static std::int64_t retention_of(session_store<K, Agg>& store) {
+    /// The session store's bytes layers: its retention (sessions ending at or before stream time -
+    /// retention are gone from its reads) and which writes it drops.
+    static const bytes_session_store& bytes_of(session_store<K, Agg>& store) {
         if (auto* typed = dynamic_cast<wrapped_store<session_store<K, Agg>, bytes_session_store>*>(&store))
-            return typed->wrapped().retention_period();
+            return typed->wrapped();
         throw topology_error("store " + store.name() + ": recovery::recompute needs a session store whose retention "
                              "it can read (kstreams' own)");
     }
@@ -243,6 +249,7 @@ private:
     serde_ref<K> key_serde_;
     final_emitter emitter_;
     kstreams::detail::offset_hold* hold_ = nullptr;  ///< recovered by recomputation
+    const bytes_session_store* bytes_ = nullptr;  ///< recovered by recomputation
     std::int64_t retention_ = 0;
     session_origins origins_;
     bool recovered_ = false;

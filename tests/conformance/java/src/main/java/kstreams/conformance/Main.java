@@ -364,6 +364,7 @@ public final class Main {
         Hunt17Scenarios.register(SCENARIOS);
         Hunt18Scenarios.register(SCENARIOS);
         Hunt19Scenarios.register(SCENARIOS);
+        Sess19Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
