@@ -12,6 +12,7 @@
 #include "lib/core/log.hpp"
 #include "lib/runtime/checkpoint.hpp"
 #include "lib/runtime/error_handling.hpp"
+#include "lib/runtime/fused_run.hpp"
 #include "lib/state/corrupted_store.hpp"
 #include "lib/state/record_cache.hpp"
 
@@ -55,29 +56,16 @@ private:
 
 }  // namespace
 
-/// Forwards every send; a sink's send first counts the record's e2e latency at that sink.
-class stream_task::sink_latency_collector final : public record_collector {
+/// record-e2e-latency at one sink, timed with the task's wall clock of the turn.
+class stream_task::sink_latency final : public e2e_latency_sensor {
 public:
-    sink_latency_collector(task_environment& env, const std::int64_t& now_ms) : env_(env), now_ms_(now_ms) {}
-    void add(const std::string& sink, kstreams::metrics& m) { sinks_.push_back({&sink, e2e_latency_recorder(m, sink)}); }
-
-    void send(std::string_view topic, std::optional<std::int32_t> partition, std::optional<std::string_view> key,
-              std::optional<std::string_view> value, std::int64_t timestamp, const headers& hdrs,
-              std::string_view sink_node) override {
-        for (auto& [name, recorder] : sinks_)
-            // A sink passes its own name(): the same characters, so the pointer settles it at once.
-            if (name->data() == sink_node.data() || *name == sink_node) {
-                recorder.record(timestamp, now_ms_);
-                break;
-            }
-        env_.collector->send(topic, partition, key, value, timestamp, hdrs, sink_node);
-    }
-    std::int32_t partition_count(std::string_view topic) override { return env_.collector->partition_count(topic); }
+    sink_latency(kstreams::metrics& m, std::string_view sink, const std::int64_t& now_ms)
+        : recorder_(m, sink), now_ms_(now_ms) {}
+    void record(std::int64_t timestamp) override { recorder_.record(timestamp, now_ms_); }
 
 private:
-    task_environment& env_;
+    e2e_latency_recorder recorder_;
     const std::int64_t& now_ms_;
-    std::vector<std::pair<const std::string*, e2e_latency_recorder>> sinks_;
 };
 
 /// Forwards every send; first marks the current record context's raw bytes released (Kafka's
@@ -172,7 +160,7 @@ void stream_task::init_processors() {
             for (const auto& t : def.topics)
                 sources_by_topic_.emplace(def.internal_topic ? internal_name(env_, t) : t, src);
             if (def.pattern) pattern_sources_.emplace_back(*def.pattern, src);
-            source_defs_.emplace_back(src, &def);
+            sources_.push_back({src, &def, std::nullopt, nullptr});
         }
         by_index.emplace(idx, n.get());
         node_def_index_.emplace(n.get(), idx);
@@ -180,14 +168,11 @@ void stream_task::init_processors() {
     }
     if (env_.metrics) {
         punctuate_latency_.emplace(*env_.metrics, "punctuate");
+        for (source_slot& slot : sources_) slot.latency.emplace(*env_.metrics, slot.source->name());
         for (std::size_t idx : sub_.nodes) {
             const node* n = by_index.at(idx);
-            if (model_.nodes[idx].kind == node_kind::source) {
-                source_latency_.emplace_back(n, e2e_latency_recorder(*env_.metrics, n->name()));
-            } else if (model_.nodes[idx].kind == node_kind::sink && env_.collector) {
-                if (!sink_latency_) sink_latency_ = std::make_unique<sink_latency_collector>(env_, turn_now_ms_);
-                sink_latency_->add(n->name(), *env_.metrics);
-            }
+            if (model_.nodes[idx].kind == node_kind::sink && env_.collector)
+                sink_latencies_.emplace(n, std::make_unique<sink_latency>(*env_.metrics, n->name(), turn_now_ms_));
         }
     }
     std::unordered_map<std::size_t, node*> wired = by_index;  // what parents see: the node or its stand-in
@@ -196,7 +181,7 @@ void stream_task::init_processors() {
             node* n = by_index.at(idx);
             std::uint64_t& count = env_.metrics->counter(std::string(internal_metric::node_process_prefix) + n->name());
             if (model_.nodes[idx].kind == node_kind::source) {
-                source_counts_.emplace(n, &count);
+                slot_of(static_cast<const source_node&>(*n))->count = &count;
                 continue;
             }
             counting_nodes_.push_back(std::make_unique<counting_node>(*n, count));
@@ -212,9 +197,21 @@ void stream_task::init_processors() {
             wired[idx] = counting_nodes_.back().get();
         }
     }
+    // Runs of stateless operators run as one node (fused_run.hpp), except where node metrics
+    // count each operator through its own stand-in.
+    if (!env_.node_metrics) {
+        auto instance = [&](std::size_t idx) -> const node& { return *by_index.at(idx); };
+        for (const auto& run : fusable_runs(model_, groups_, sub_, instance)) {
+            std::vector<node*> ops;
+            for (std::size_t idx : run) ops.push_back(by_index.at(idx));
+            counting_nodes_.push_back(std::make_unique<fused_run>(std::move(ops), *wired.at(run.back())));
+            wired[run.front()] = counting_nodes_.back().get();
+        }
+    }
     for (std::size_t idx : sub_.nodes)
         for (std::size_t child : groups_.children[idx]) by_index.at(idx)->add_child(wired.at(child));
     for (auto& n : nodes_) n->init(*this);
+    for (auto& n : counting_nodes_) n->init(*this);
 }
 
 source_node* stream_task::source_for(std::string_view topic) {
@@ -229,15 +226,9 @@ source_node* stream_task::source_for(std::string_view topic) {
 }
 
 std::int64_t stream_task::extract_timestamp(source_node& src, const raw_record& raw, std::int64_t partition_time) {
-    const node_def* found = nullptr;
-    for (const auto& [s, d] : source_defs_) {
-        if (s == &src) {
-            found = d;
-            break;
-        }
-    }
-    if (!found) throw std::invalid_argument("task " + id_.to_string() + ": " + src.name() + " is not a source of this task");
-    const node_def& def = *found;
+    const source_slot* slot = slot_of(src);
+    if (!slot) throw std::invalid_argument("task " + id_.to_string() + ": " + src.name() + " is not a source of this task");
+    const node_def& def = *slot->def;
     const timestamp_extractor& extractor = def.extractor ? def.extractor : env_.default_extractor;
     if (!extractor) {
         if (raw.timestamp < 0)
@@ -296,11 +287,8 @@ std::map<std::string, std::map<std::int32_t, std::int64_t>> stream_task::positio
 bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t timestamp, std::int64_t now_ms) {
     skipped_ = false;
     turn_now_ms_ = now_ms;
-    for (auto& [source, recorder] : source_latency_)
-        if (source == &src) {
-            recorder.record(timestamp, now_ms);
-            break;
-        }
+    source_slot* slot = slot_of(src);
+    if (slot && slot->latency) slot->latency->record(timestamp, now_ms);
     if (timestamp > stream_time_) stream_time_ = timestamp;
     metadata_ = {raw.topic, raw.partition, raw.offset};
     has_metadata_ = true;
@@ -310,8 +298,7 @@ bool stream_task::process(source_node& src, const raw_record& raw, std::int64_t 
     raw_copy_.reset();
     current_record_ = {timestamp, nullptr};  // the source's forward adds the headers
     const auto guard = global_guard();
-    if (!source_counts_.empty())
-        if (auto it = source_counts_.find(&src); it != source_counts_.end()) ++*it->second;
+    if (slot && slot->count) ++*slot->count;
     raw_ = &raw;
     struct clear {
         stream_task& t;
@@ -533,16 +520,20 @@ std::string stream_task::where() const {
 }
 
 record_collector& stream_task::collector() {
-    record_collector& out = sink_latency_ ? static_cast<record_collector&>(*sink_latency_) : *env_.collector;
     // Only error handlers read raw bytes: without them nothing needs to know they were released.
-    if (!keep_raw_) return out;
-    if (!raw_releasing_) raw_releasing_ = std::make_unique<raw_releasing_collector>(out, current_record_);
+    if (!keep_raw_) return *env_.collector;
+    if (!raw_releasing_) raw_releasing_ = std::make_unique<raw_releasing_collector>(*env_.collector, current_record_);
     return *raw_releasing_;
+}
+
+e2e_latency_sensor* stream_task::e2e_latency_at(const node& n) {
+    auto it = sink_latencies_.find(&n);
+    return it == sink_latencies_.end() ? nullptr : it->second.get();
 }
 
 void stream_task::flush() {
     const auto guard = global_guard();  // the caches forward downstream
-    if (sink_latency_ && env_.wall_clock) turn_now_ms_ = env_.wall_clock();  // what the flush sends
+    if (!sink_latencies_.empty() && env_.wall_clock) turn_now_ms_ = env_.wall_clock();  // what the flush sends
     if (!holds_.empty()) {
         // Owners emitting on window close emit what closed, before the caches below flush.
         current_record_ = {stream_time_, nullptr};

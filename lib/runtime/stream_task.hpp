@@ -205,8 +205,9 @@ public:
                          punctuator callback) override;
     state_store& store(std::string_view name, const node& asker) override;
     void request_commit() override { commit_requested_ = true; }
-    /// The sinks' way out: through the e2e-latency count of each sink when there are any.
+    /// The sinks' way out (marking the raw bytes released where error handlers read them).
     record_collector& collector() override;
+    e2e_latency_sensor* e2e_latency_at(const node& n) override;
     kstreams::metrics& metrics() override { return *env_.metrics; }
     void record_dropped(std::string_view reason_metric, const node& where) override;
     /// KIP-1033 at the failing node: the processing exception handler decides (see processing_error).
@@ -347,23 +348,39 @@ private:
 
     std::vector<std::unique_ptr<node>> nodes_;  // topological order
     std::unordered_map<const node*, std::size_t> node_def_index_;
-    /// The stand-ins wired between nodes: with node metrics the counting ones, and the terminal
-    /// processors' e2e latency; and each source's counter.
+    /// The stand-ins wired between nodes: with node metrics the counting ones, the terminal
+    /// processors' e2e latency, and the fused runs of stateless operators.
     std::vector<std::unique_ptr<node>> counting_nodes_;
-    std::unordered_map<const node*, std::uint64_t*> source_counts_;
     std::optional<latency_recorder> punctuate_latency_;
-    /// record-e2e-latency of each source (a handful: scanned per record) and of the sinks (and of
-    /// the terminal processors, through their stand-ins), timed
-    /// with the wall clock of the current turn (or of the last flush).
-    std::vector<std::pair<const node*, e2e_latency_recorder>> source_latency_;
-    class sink_latency_collector;
+    /// What a record pays at its source, resolved at init: the definition (its timestamp
+    /// extractor), record-e2e-latency, and with node metrics its counter.
+    struct source_slot {
+        const source_node* source = nullptr;
+        const node_def* def = nullptr;
+        std::optional<e2e_latency_recorder> latency;
+        std::uint64_t* count = nullptr;
+    };
+    /// A task has a handful of sources; runs of records come from one, so the slot found last is
+    /// tried first (extract_timestamp and process ask for the same source in a row).
+    std::vector<source_slot> sources_;
+    std::size_t last_source_ = 0;
+    source_slot* slot_of(const source_node& src) {
+        if (last_source_ < sources_.size() && sources_[last_source_].source == &src) return &sources_[last_source_];
+        for (std::size_t i = 0; i < sources_.size(); ++i)
+            if (sources_[i].source == &src) {
+                last_source_ = i;
+                return &sources_[i];
+            }
+        return nullptr;
+    }
+    /// record-e2e-latency of the sinks (each records its own, e2e_latency_at) and of the terminal
+    /// processors (through their stand-ins), timed with the wall clock of the current turn (or of
+    /// the last flush).
+    class sink_latency;
+    std::unordered_map<const node*, std::unique_ptr<sink_latency>> sink_latencies_;
     class raw_releasing_collector;
     std::unique_ptr<raw_releasing_collector> raw_releasing_;  ///< sinks' collector when raw bytes are kept
-    std::unique_ptr<sink_latency_collector> sink_latency_;
     std::int64_t turn_now_ms_ = 0;
-    // Each source's definition, scanned per record by extract_timestamp: a task has a handful of
-    // sources, so a linear scan beats hashing the pointer (measured in benchmarks/micro).
-    std::vector<std::pair<const source_node*, const node_def*>> source_defs_;
     std::map<std::string, source_node*, std::less<>> sources_by_topic_;
     std::vector<std::pair<std::string, source_node*>> pattern_sources_;
     std::map<std::string, std::unique_ptr<state_store>, std::less<>> stores_;

@@ -35,6 +35,16 @@ public:
     virtual void process_erased(const void* rec) = 0;
     virtual void close() {}
 
+    /// Runs of operators offering step() are fused at task init into one node (lib/runtime/
+    /// fused_run.hpp) that calls each in turn, without a forward, a virtual process_erased and a
+    /// handler block per operator. An operator may offer it when its output keeps the timestamp
+    /// and headers of its input (it forwards with forward_in_context) and it forwards at most one
+    /// record per record.
+    virtual bool fusable() const { return false; }
+    /// process_erased() without the forward: the record it would forward for `rec` (valid until its
+    /// next step()), or nullptr when it forwards none. Called only where fusable().
+    virtual const void* step(const void* rec) { return rec; }
+
     const std::string& name() const { return name_; }
     const std::vector<node*>& children() const { return children_; }
     void add_child(node* child) { children_.push_back(child); }
@@ -51,13 +61,7 @@ public:
             return;
         }
         const context_scope scope(*ctx_, {r.timestamp, &r.headers});
-        for (node* c : children_) {
-            try {
-                c->process_erased(&r);
-            } catch (...) {
-                ctx_->processing_failed(*c);  // KIP-1033: rethrows, or drops the record at `c`
-            }
-        }
+        for (node* c : children_) process_child(*c, &r);
     }
 
     /// forward() for an operator whose output keeps the timestamp and headers of the record it
@@ -72,12 +76,7 @@ public:
             return;
         }
         const released_scope scope(ctx_->current_record_);
-        node* c = children_.front();
-        try {
-            c->process_erased(&r);
-        } catch (...) {
-            ctx_->processing_failed(*c);
-        }
+        process_child(*children_.front(), &r);
     }
 
     /// Passes a record to one child (Kafka's forward(record, childName), a split's branch): the
@@ -89,17 +88,22 @@ public:
             return;
         }
         const context_scope scope(*ctx_, {r.timestamp, &r.headers});
-        try {
-            child.process_erased(&r);
-        } catch (...) {
-            ctx_->processing_failed(child);
-        }
+        process_child(child, &r);
     }
 
 protected:
     task_context* ctx_ = nullptr;
 
 private:
+    /// One child processes a forwarded record; what it throws goes to the processing handler
+    /// (KIP-1033), which rethrows or drops the record at that child.
+    void process_child(node& child, const void* rec) const {
+        try {
+            child.process_erased(rec);
+        } catch (...) {
+            ctx_->processing_failed(child);
+        }
+    }
     struct context_scope {
         // Each forward's context is a copy of the current one (Kafka's): raw bytes released before
         // stay released in it, and what a sink releases in it is back once the forward returns.

@@ -138,21 +138,24 @@ public:
     void init(task_context& ctx) override {
         sink_node_base::init(ctx);
         out_ = &ctx.collector();  // a task's collector is fixed for its life: no virtual call per record
+        latency_ = ctx.e2e_latency_at(*this);
     }
     /// As Kafka's SinkNode and RecordCollectorImpl.send: the topic, then the partitions, then the
     /// bytes. A record the partitioner sends nowhere is never serialized; a serialization error
     /// goes to the production handler once per partition it was for. Errors are not handled
     /// here: the node that forwarded to the sink handles them (Kafka's SinkNode has no
-    /// processing-handler block of its own).
+    /// processing-handler block of its own). The e2e latency is recorded once per record the sink
+    /// processed without an error, as Kafka records it after a terminal node's process().
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
         record_collector& out = *out_;
         if (!extractor_) {
             send(out, topic_, r);
-            return;
+        } else {
+            const std::string topic = extractor_(r, ctx_->current_metadata());
+            send(out, topic, r);
         }
-        const std::string topic = extractor_(r, ctx_->current_metadata());
-        send(out, topic, r);
+        if (latency_) latency_->record(r.timestamp);
     }
 
 private:
@@ -226,6 +229,7 @@ private:
     char value_fixed_[max_fixed_width];
     std::optional<std::string_view> key_, value_;
     record_collector* out_ = nullptr;
+    e2e_latency_sensor* latency_ = nullptr;
 };
 
 }  // namespace kstreams::detail

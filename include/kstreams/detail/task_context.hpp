@@ -40,6 +40,16 @@ public:
     virtual std::int32_t partition_count(std::string_view topic) = 0;
 };
 
+/// Kafka's record-e2e-latency at one node (INFO level), which the node records for each record it
+/// is given. A node asks for it once, at init (task_context::e2e_latency_at): per record it is one
+/// call, with no lookup by name.
+class e2e_latency_sensor {
+public:
+    virtual ~e2e_latency_sensor() = default;
+    /// A record of this timestamp reached the node (now: the task's wall clock of the turn).
+    virtual void record(std::int64_t timestamp) = 0;
+};
+
 /// The application's settings as processors read them (task_context::app_configs).
 using app_config_map = std::map<std::string, std::string, std::less<>>;
 
@@ -117,6 +127,12 @@ public:
                                       std::int64_t timestamp) {
         (void)sink, (void)topic, (void)partition, (void)timestamp;
         throw;
+    }
+
+    /// The record-e2e-latency sensor of sink `n`, owned by the task; nullptr where none is kept.
+    virtual e2e_latency_sensor* e2e_latency_at(const node& n) {
+        (void)n;
+        return nullptr;
     }
 
     /// What async processors (kstreams/async.hpp) run on; nullptr where they cannot run.
