@@ -12,7 +12,6 @@
 #include "lib/core/log.hpp"
 #include "lib/runtime/checkpoint.hpp"
 #include "lib/runtime/error_handling.hpp"
-#include "lib/runtime/fused_run.hpp"
 #include "lib/state/corrupted_store.hpp"
 #include "lib/state/record_cache.hpp"
 
@@ -197,21 +196,9 @@ void stream_task::init_processors() {
             wired[idx] = counting_nodes_.back().get();
         }
     }
-    // Runs of stateless operators run as one node (fused_run.hpp), except where node metrics
-    // count each operator through its own stand-in.
-    if (!env_.node_metrics) {
-        auto instance = [&](std::size_t idx) -> const node& { return *by_index.at(idx); };
-        for (const auto& run : fusable_runs(model_, groups_, sub_, instance)) {
-            std::vector<node*> ops;
-            for (std::size_t idx : run) ops.push_back(by_index.at(idx));
-            counting_nodes_.push_back(std::make_unique<fused_run>(std::move(ops), *wired.at(run.back())));
-            wired[run.front()] = counting_nodes_.back().get();
-        }
-    }
     for (std::size_t idx : sub_.nodes)
         for (std::size_t child : groups_.children[idx]) by_index.at(idx)->add_child(wired.at(child));
     for (auto& n : nodes_) n->init(*this);
-    for (auto& n : counting_nodes_) n->init(*this);
 }
 
 source_node* stream_task::source_for(std::string_view topic) {

@@ -348,8 +348,8 @@ private:
 
     std::vector<std::unique_ptr<node>> nodes_;  // topological order
     std::unordered_map<const node*, std::size_t> node_def_index_;
-    /// The stand-ins wired between nodes: with node metrics the counting ones, the terminal
-    /// processors' e2e latency, and the fused runs of stateless operators.
+    /// The stand-ins wired between nodes: with node metrics the counting ones, and the terminal
+    /// processors' e2e latency.
     std::vector<std::unique_ptr<node>> counting_nodes_;
     std::optional<latency_recorder> punctuate_latency_;
     /// What a record pays at its source, resolved at init: the definition (its timestamp

@@ -1,10 +1,8 @@
-// The per-record spine of a stream task as a runner drives it: which runs of stateless operators
-// it fuses into one node (lib/runtime/fused_run.hpp), and that per-node metrics (DEBUG) still count
-// every operator of a run; what a record pays at its source is resolved once per source (its
-// timestamp extractor, record-e2e-latency, the DEBUG counter) and stays each source's own when
-// records of several sources alternate; and a sink records its record-e2e-latency itself, once
-// per record it processed (Kafka records it after a terminal node's process(), whatever
-// partitions the partitioner chose, none included).
+// The per-record spine of a stream task as a runner drives it: what a record pays at its source is
+// resolved once per source (its timestamp extractor, record-e2e-latency, the DEBUG counter) and
+// must stay each source's own when records of several sources alternate; and a sink records its
+// record-e2e-latency itself, once per record it processed (Kafka records it after a terminal
+// node's process(), whatever partitions the partitioner chose, none included).
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -14,11 +12,9 @@
 #include <string>
 #include <vector>
 
-#include <kstreams/dsl.hpp>
 #include <kstreams/topology.hpp>
 
 #include "lib/core/topology_groups.hpp"
-#include "lib/runtime/fused_run.hpp"
 #include "lib/runtime/stream_task.hpp"
 
 using namespace kstreams;
@@ -72,73 +68,7 @@ struct task_fixture {
     std::uint64_t counter(const str& name) const { return metrics.value(name); }
 };
 
-/// source -> map_values -> filter -> { peek (terminal), map_values -> map_values -> to("out") }
-topology forked_chain() {
-    streams_builder b;
-    auto mid = b.stream<str, str>("in")
-                   .map_values([](const str& v) { return v + "1"; })
-                   .filter([](const str&, const str& v) { return v != "drop1"; });
-    mid.peek([](const str&, const str&) {});
-    mid.map_values([](const str& v) { return v + "2"; }).map_values([](const str& v) { return v + "3"; }).to("out");
-    return b.build();
-}
-
-std::vector<std::vector<str>> run_names(const topology& t) {
-    const detail::topology_groups groups = detail::group_topology(t.model());
-    std::vector<std::unique_ptr<detail::node>> instances(t.model().nodes.size());
-    auto instance = [&](std::size_t idx) -> const detail::node& {
-        if (!instances[idx]) instances[idx] = t.model().nodes[idx].make();
-        return *instances[idx];
-    };
-    std::vector<std::vector<str>> out;
-    for (const auto& run : detail::fusable_runs(t.model(), groups, groups.subtopologies.front(), instance)) {
-        out.emplace_back();
-        for (std::size_t idx : run) out.back().push_back(t.model().nodes[idx].name);
-    }
-    return out;
-}
-
 }  // namespace
-
-TEST_CASE("the runs fused are the chains of stateless operators, each the only child of the one before") {
-    CHECK(run_names(forked_chain()) ==
-          std::vector<std::vector<str>>{{"KSTREAM-MAPVALUES-0000000001", "KSTREAM-FILTER-0000000002"},
-                                        {"KSTREAM-MAPVALUES-0000000004", "KSTREAM-MAPVALUES-0000000005"}});
-    // A merge has two parents: the operators after it form a run of their own.
-    streams_builder b;
-    auto a = b.stream<str, str>("in").map_values([](const str& v) { return v; });
-    auto c = b.stream<str, str>("other").filter([](const str&, const str&) { return true; });
-    a.merge(c).peek([](const str&, const str&) {}).map_values([](const str& v) { return v; }).to("out");
-    CHECK(run_names(b.build()) ==
-          std::vector<std::vector<str>>{{"KSTREAM-PEEK-0000000005", "KSTREAM-MAPVALUES-0000000006"}});
-}
-
-TEST_CASE("a task runs fused runs record for record as the operators alone, and DEBUG still counts each operator") {
-    for (const bool node_metrics : {false, true}) {
-        CAPTURE(node_metrics);
-        task_fixture f(forked_chain(), node_metrics);
-        f.pipe("k", "a", 10, 0);
-        f.pipe("k", "drop", 11, 1);
-        f.pipe("j", "b", 12, 2);
-        CHECK(f.collector.sent == std::vector<str>{"out/- k=a123", "out/- j=b123"});
-        const std::uint64_t mv1 = f.counter("node-process-total.KSTREAM-MAPVALUES-0000000001");
-        const std::uint64_t filter = f.counter("node-process-total.KSTREAM-FILTER-0000000002");
-        const std::uint64_t mv4 = f.counter("node-process-total.KSTREAM-MAPVALUES-0000000004");
-        const std::uint64_t mv5 = f.counter("node-process-total.KSTREAM-MAPVALUES-0000000005");
-        const std::uint64_t sink = f.counter("node-process-total.KSTREAM-SINK-0000000006");
-        if (node_metrics) {
-            CHECK(mv1 == 3);
-            CHECK(filter == 3);
-            CHECK(mv4 == 2);
-            CHECK(mv5 == 2);
-            CHECK(sink == 2);
-        } else {
-            CHECK(mv1 + filter + mv4 + mv5 + sink == 0);
-        }
-        // The terminal peek's e2e latency (INFO) is recorded once per record it was given.
-        CHECK(f.counter("e2e-latency.KSTREAM-PEEK-0000000003.count") == 2);
-    }
-}
 
 TEST_CASE("records of two sources alternating each pay at their own source: extractor, e2e latency, DEBUG counter") {
     for (const bool node_metrics : {false, true}) {

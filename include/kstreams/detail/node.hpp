@@ -35,16 +35,6 @@ public:
     virtual void process_erased(const void* rec) = 0;
     virtual void close() {}
 
-    /// Runs of operators offering step() are fused at task init into one node (lib/runtime/
-    /// fused_run.hpp) that calls each in turn, without a forward, a virtual process_erased and a
-    /// handler block per operator. An operator may offer it when its output keeps the timestamp
-    /// and headers of its input (it forwards with forward_in_context) and it forwards at most one
-    /// record per record.
-    virtual bool fusable() const { return false; }
-    /// process_erased() without the forward: the record it would forward for `rec` (valid until its
-    /// next step()), or nullptr when it forwards none. Called only where fusable().
-    virtual const void* step(const void* rec) { return rec; }
-
     const std::string& name() const { return name_; }
     const std::vector<node*>& children() const { return children_; }
     void add_child(node* child) { children_.push_back(child); }

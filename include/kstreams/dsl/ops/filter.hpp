@@ -12,14 +12,11 @@ class filter_node final : public kstreams::detail::node {
 public:
     filter_node(std::string name, F f, bool negate) : node(std::move(name)), f_(std::move(f)), negate_(negate) {}
     void process_erased(const void* p) override {
-        if (keeps(*static_cast<const record<K, V>*>(p))) forward_in_context(*static_cast<const record<K, V>*>(p));
+        const auto& r = *static_cast<const record<K, V>*>(p);
+        if (static_cast<bool>(call_kv(f_, r.key, r.value, r.key_null, r.value_null)) != negate_) forward_in_context(r);
     }
-    bool fusable() const override { return true; }
-    const void* step(const void* p) override { return keeps(*static_cast<const record<K, V>*>(p)) ? p : nullptr; }
 
 private:
-    bool keeps(const record<K, V>& r) { return static_cast<bool>(call_kv(f_, r.key, r.value, r.key_null, r.value_null)) != negate_; }
-
     F f_;
     bool negate_;
 };

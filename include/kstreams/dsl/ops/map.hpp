@@ -1,8 +1,6 @@
 // map: a new key and value for each record (key-changing); timestamp and headers are kept.
 #pragma once
 
-#include <optional>
-
 #include <kstreams/detail/node.hpp>
 #include <kstreams/dsl/detail/callable.hpp>
 #include <kstreams/dsl/detail/null_value_guard.hpp>
@@ -17,23 +15,12 @@ public:
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
         if (drop_null_value_for<F>(r, *this)) return;
-        forward_in_context(apply(r));
-    }
-    bool fusable() const override { return true; }
-    const void* step(const void* p) override {
-        const auto& r = *static_cast<const record<K, V>*>(p);
-        if (drop_null_value_for<F>(r, *this)) return nullptr;
-        return &out_.emplace(apply(r));
+        auto kv = call_kv(f_, r.key, r.value, r.key_null, r.value_null);
+        forward_in_context(record<K2, V2>{K2(pair_key(std::move(kv))), V2(pair_value(std::move(kv))), r.timestamp, r.headers});
     }
 
 private:
-    record<K2, V2> apply(const record<K, V>& r) {
-        auto kv = call_kv(f_, r.key, r.value, r.key_null, r.value_null);
-        return {K2(pair_key(std::move(kv))), V2(pair_value(std::move(kv))), r.timestamp, r.headers};
-    }
-
     F f_;
-    std::optional<record<K2, V2>> out_;  ///< step()'s output
 };
 
 }  // namespace kstreams::dsl_detail

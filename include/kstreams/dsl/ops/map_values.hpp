@@ -1,8 +1,6 @@
 // map_values: a new value for each record; the key (and so the partitioning) is kept.
 #pragma once
 
-#include <optional>
-
 #include <kstreams/detail/node.hpp>
 #include <kstreams/dsl/detail/callable.hpp>
 #include <kstreams/dsl/detail/null_value_guard.hpp>
@@ -17,22 +15,11 @@ public:
     void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
         if (drop_null_value_for<F>(r, *this)) return;
-        forward_in_context(apply(r));
-    }
-    bool fusable() const override { return true; }
-    const void* step(const void* p) override {
-        const auto& r = *static_cast<const record<K, V>*>(p);
-        if (drop_null_value_for<F>(r, *this)) return nullptr;
-        return &out_.emplace(apply(r));
+        forward_in_context(record<K, V2>{r.key, V2(call_kv(f_, r.key, r.value, r.key_null, r.value_null)), r.timestamp, r.headers, r.key_null, false});
     }
 
 private:
-    record<K, V2> apply(const record<K, V>& r) {
-        return {r.key, V2(call_kv(f_, r.key, r.value, r.key_null, r.value_null)), r.timestamp, r.headers, r.key_null, false};
-    }
-
     F f_;
-    std::optional<record<K, V2>> out_;  ///< step()'s output
 };
 
 }  // namespace kstreams::dsl_detail

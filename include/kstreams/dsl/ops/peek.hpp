@@ -11,12 +11,10 @@ template <class K, class V, class F>
 class peek_node final : public kstreams::detail::node {
 public:
     peek_node(std::string name, F f) : node(std::move(name)), f_(std::move(f)) {}
-    void process_erased(const void* p) override { forward_in_context(*static_cast<const record<K, V>*>(step(p))); }
-    bool fusable() const override { return true; }
-    const void* step(const void* p) override {
+    void process_erased(const void* p) override {
         const auto& r = *static_cast<const record<K, V>*>(p);
         call_kv(f_, r.key, r.value, r.key_null, r.value_null);
-        return p;
+        forward_in_context(r);
     }
 
 private:

@@ -1,8 +1,9 @@
-// Runs of stateless operators fused into one node at task init (lib/runtime/fused_run.hpp): what
-// a fused run must keep of the operators it runs. A filter in the middle drops the record before
-// the operators after it, an error is handled at the operator that threw (the rest of the run never
-// sees that record), the last operator of a run feeds all its children, a run feeds a repartition
-// like any node, and timestamps and headers go through unchanged.
+// Runs of stateless operators (map_values, filter, map, select_key, peek), each the only child of
+// the one before: what any way of running them (one node per operator, or a run fused into one)
+// must keep. A filter in the middle drops the record before the operators after it, an error is
+// handled at the operator that threw (the rest of the run never sees that record), the last
+// operator of a run feeds all its children, a run feeds a repartition like any node, and
+// timestamps and headers go through unchanged.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -17,7 +18,7 @@
 using namespace kstreams;
 using str = std::string;
 
-TEST_CASE("a filter in the middle of a fused run drops the record before the operators after it") {
+TEST_CASE("a filter in the middle of a run drops the record before the operators after it") {
     int before = 0, after = 0;
     streams_builder b;
     b.stream<str, std::int64_t>("in")
@@ -36,7 +37,7 @@ TEST_CASE("a filter in the middle of a fused run drops the record before the ope
     CHECK(out.read_values_to_list() == std::vector<std::int64_t>{21, 31});
 }
 
-TEST_CASE("an error at the first or the last operator of a fused run is handled there and drops only that record") {
+TEST_CASE("an error at the first or the last operator of a run is handled there and drops only that record") {
     test::driver_config config;
     std::vector<str> seen;
     config.errors.processing = [&](const error_handler_context& ctx, std::exception_ptr e) {
@@ -76,7 +77,7 @@ TEST_CASE("an error at the first or the last operator of a fused run is handled 
     CHECK(d.metrics().value("dropped-records.processing-error") == 2);
 }
 
-TEST_CASE("under the default processing handler (fail) an error inside a fused run fails naming its operator") {
+TEST_CASE("under the default processing handler (fail) an error inside a run fails naming its operator") {
     streams_builder b;
     b.stream<str, str>("in")
         .map_values([](const str& v) { return v + "1"; })
@@ -96,7 +97,7 @@ TEST_CASE("under the default processing handler (fail) an error inside a fused r
     }
 }
 
-TEST_CASE("the last operator of a fused run feeds each of its children, and branches run on after it") {
+TEST_CASE("the last operator of a run feeds each of its children, and branches run on after it") {
     streams_builder b;
     auto mid = b.stream<str, std::int64_t>("in")
                    .map_values([](std::int64_t v) { return v + 1; })
@@ -115,7 +116,7 @@ TEST_CASE("the last operator of a fused run feeds each of its children, and bran
           std::vector<key_value<str, std::int64_t>>{{"kx", 200}, {"kx", 400}});
 }
 
-TEST_CASE("a fused run feeding a repartition: re-keyed records are counted under their new key") {
+TEST_CASE("a run feeding a repartition: re-keyed records are counted under their new key") {
     streams_builder b;
     b.stream<str, str>("in")
         .filter([](const str&, const str& v) { return !v.empty(); })
@@ -137,7 +138,7 @@ TEST_CASE("a fused run feeding a repartition: re-keyed records are counted under
     CHECK(out.read_key_values_to_list() == std::vector<key_value<str, std::int64_t>>{{"x", 1}, {"y", 1}, {"x", 2}});
 }
 
-TEST_CASE("a fused run keeps each record's timestamp and headers up to the sink") {
+TEST_CASE("a run keeps each record's timestamp and headers up to the sink") {
     streams_builder b;
     b.stream<str, str>("in")
         .map_values([](const str& v) { return v + "1"; })
