@@ -19,35 +19,45 @@ namespace kstreams::detail {
 
 namespace {
 
-/// Stands in for a node among its parent's children and counts the records it is given (Kafka's
-/// processor-node process-total; metrics.recording.level DEBUG only: one more virtual call per
-/// node and record).
-class counting_node final : public node {
+/// Stands in for a node among its parent's children (the parent forwards to it); processing_failed
+/// looks through it to the node it wraps.
+class stand_in_node : public node {
 public:
-    counting_node(node& inner, std::uint64_t& count) : node(inner.name()), inner_(inner), count_(count) {}
+    explicit stand_in_node(node& inner) : node(inner.name()), inner_(inner) {}
+    const node& inner() const { return inner_; }
+
+protected:
+    node& inner_;
+};
+
+/// Counts the records the wrapped node is given (Kafka's processor-node process-total;
+/// metrics.recording.level DEBUG only: one more virtual call per node and record).
+class counting_node final : public stand_in_node {
+public:
+    counting_node(node& inner, std::uint64_t& count) : stand_in_node(inner), count_(count) {}
     void process_erased(const void* rec) override {
         ++count_;
         inner_.process_erased(rec);
     }
 
 private:
-    node& inner_;
     std::uint64_t& count_;
 };
 
 /// Stands in for a terminal processor (no children, not a sink) and records the e2e latency of
-/// each record it is given, as Kafka's record-e2e-latency at terminal nodes (INFO level).
-class terminal_latency_node final : public node {
+/// each record it processed, as Kafka's record-e2e-latency at terminal nodes (INFO level): after
+/// process() returned, so a record the processor threw on is not recorded.
+class terminal_latency_node final : public stand_in_node {
 public:
     terminal_latency_node(node& inner, const task_context& task, e2e_latency_recorder recorder, const std::int64_t& now_ms)
-        : node(inner.name()), inner_(inner), task_(task), recorder_(std::move(recorder)), now_ms_(now_ms) {}
+        : stand_in_node(inner), task_(task), recorder_(std::move(recorder)), now_ms_(now_ms) {}
     void process_erased(const void* rec) override {
-        recorder_.record(task_.current_record().timestamp, now_ms_);
+        const std::int64_t timestamp = task_.current_record().timestamp;
         inner_.process_erased(rec);
+        recorder_.record(timestamp, now_ms_);
     }
 
 private:
-    node& inner_;
     const task_context& task_;
     e2e_latency_recorder recorder_;
     const std::int64_t& now_ms_;
@@ -429,13 +439,15 @@ void stream_task::processing_failed(const node& where) {
     // A sink's error is its parent's: Kafka's SinkNode has no processing-handler block, so the
     // processor that forwarded to it handles it (and drops the record for its later children),
     // and under a source it fails the task.
-    if (dynamic_cast<const sink_node_base*>(&where)) throw;
+    const node* thrower = &where;
+    while (const auto* stand_in = dynamic_cast<const stand_in_node*>(thrower)) thrower = &stand_in->inner();
+    if (dynamic_cast<const sink_node_base*>(thrower)) throw;
     try {
         throw;
     } catch (const streams_error&) {
         throw;
     } catch (const std::exception& e) {
-        processing_error(where, "task " + id_.to_string() + ": exception in processor " + where.name() +
+        processing_error(*thrower, "task " + id_.to_string() + ": exception in processor " + thrower->name() +
                                     " while processing a record" + this->where() + ": " + e.what());
     }
 }

@@ -115,6 +115,7 @@ struct topology_test_driver::impl {
         env.app_configs[std::string(detail::internal_config::windowed_aggregation_emit_interval_ms)] =
             std::to_string(config.windowed_aggregation_emit_interval_ms);
         env.recording_level = config.metrics_recording_level;
+        env.node_metrics = config.metrics_recording_level != metrics_recording_level::info;  // process-total per node, as a thread
         env.collector = &producer;
         env.executor = io.get_executor();
         env.metrics = &metrics;

@@ -282,3 +282,31 @@ TEST_CASE("a sink's serialization error the production handler fails is the forw
                                            "timestamp=[1]): cannot write bad"),
                          streams_error);
 }
+
+TEST_CASE("at metrics.recording.level DEBUG a sink's error is still its parent's, and under a source it fails the task") {
+    // DEBUG counts each node's records through a stand-in between parent and child; the sink
+    // behind it must still be told from a processor.
+    test::driver_config config;
+    config.metrics_recording_level = metrics_recording_level::debug;
+    std::vector<str> seen;
+    config.errors.processing = [&](const error_handler_context& ctx, std::exception_ptr) {
+        seen.push_back(str(ctx.processor_node_id));
+        return handler_response::resume();
+    };
+    {
+        test::topology_test_driver d(picky_topology(), config);
+        auto in = d.create_input_topic<str, str>("in");
+        auto out = d.create_output_topic<str, str>("out");
+        auto copy = d.create_output_topic<str, str>("copy");
+        in.pipe_input("a", "bad", 1);
+        in.pipe_input("b", "good", 2);
+        CHECK(seen == std::vector<str>{"KSTREAM-MAPVALUES-0000000001"});
+        CHECK(out.read_values_to_list() == std::vector<str>{"good"});
+        CHECK(copy.read_values_to_list() == std::vector<str>{"bad", "good"});
+    }
+    streams_builder b;
+    b.stream<str, str>("in").to("out", produced<>{}.with_value_serde(picky_serde{}));
+    test::topology_test_driver d(b.build(), config);
+    auto in = d.create_input_topic<str, str>("in");
+    CHECK_THROWS_AS(in.pipe_input("a", "bad", 1), streams_error);
+}
