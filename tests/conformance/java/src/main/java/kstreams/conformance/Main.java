@@ -365,6 +365,7 @@ public final class Main {
         Hunt18Scenarios.register(SCENARIOS);
         Hunt19Scenarios.register(SCENARIOS);
         Sess19Scenarios.register(SCENARIOS);
+        Hunt20Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
