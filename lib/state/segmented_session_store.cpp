@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <tuple>
 
-#include <kstreams/metrics.hpp>
 #include <kstreams/serde.hpp>
 
-#include "lib/core/log.hpp"
+#include "lib/state/expired_writes.hpp"
 #include "lib/state/key_scan_bound.hpp"
-#include "lib/state/store_resources.hpp"
 #include "lib/state/window_rows.hpp"
 
 namespace kstreams::state {
@@ -114,18 +112,6 @@ bool segmented_session_store::drops_write(std::int64_t end, std::int64_t stream_
     return segments_.segment_id(end) < segments_.segment_id(stream_time - retention_);
 }
 
-void segmented_session_store::count_expired() {
-    if (auto* res = ctx_ ? ctx_->resources() : nullptr; res && res->metrics) {
-        ++res->metrics->counter(metric::dropped_records);
-        ++res->metrics->counter("dropped-records.expired");
-    }
-    if (warned_) return;
-    warned_ = true;
-    KSTREAMS_LOG(warn, "store " + name_ + ": skipping a session that ended out of the retention" +
-                           (per_segment_ ? " (in an expired segment)" : "") +
-                           "; further ones are only counted (dropped-records)");
-}
-
 void segmented_session_store::put(std::string_view key, kstreams::window session,
                                   std::optional<std::string_view> value) {
     segments_.observe(session.end);
@@ -136,7 +122,10 @@ void segmented_session_store::put(std::string_view key, kstreams::window session
         return;
     }
     if (write_expired(session.end)) {
-        count_expired();  // Kafka skips (and counts) a write for an expired segment or session
+        // Kafka skips (and counts) a write for an expired segment or session.
+        count_expired_write(ctx_, warned_, name_,
+                            per_segment_ ? "a session that ended out of the retention (in an expired segment)"
+                                         : "a session that ended out of the retention");
         return;
     }
     segments_.put(session.end, session_key(key, session.start, session.end), value);

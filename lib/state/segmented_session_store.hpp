@@ -50,10 +50,7 @@ public:
 
 private:
     /// Whether a write of a session ending at `end` is dropped as out of retention.
-    bool write_expired(std::int64_t end) const {
-        return per_segment_ ? segments_.segment_expired(end) : segments_.expired(end);
-    }
-    void count_expired();
+    bool write_expired(std::int64_t end) const { return segmented_session_store::drops_write(end, segments_.observed()); }
 
     std::string name_;
     segmented_store segments_;

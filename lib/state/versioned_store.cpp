@@ -5,10 +5,9 @@
 #include <stdexcept>
 
 #include <kstreams/error.hpp>
-#include <kstreams/metrics.hpp>
 #include <kstreams/serde.hpp>
 
-#include "lib/core/log.hpp"
+#include "lib/state/expired_writes.hpp"
 #include "lib/state/forwarding_store_context.hpp"
 #include "lib/state/in_memory_key_value_store.hpp"
 #include "lib/state/rocksdb_key_value_store.hpp"
@@ -55,14 +54,7 @@ std::int64_t versioned_history_store::cutoff() const {
 }
 
 void versioned_history_store::count_expired() {
-    if (auto* res = ctx_ ? ctx_->resources() : nullptr; res && res->metrics) {
-        ++res->metrics->counter(metric::dropped_records);
-        ++res->metrics->counter("dropped-records.expired");
-    }
-    if (warned_) return;
-    warned_ = true;
-    KSTREAMS_LOG(warn, "store " + name() + ": skipping a record for an expired put (older than the history retention); "
-                       "further ones are only counted (dropped-records)");
+    count_expired_write(ctx_, warned_, name(), "a record for an expired put (older than the history retention)");
 }
 
 std::int64_t versioned_history_store::put(std::string_view key, std::optional<std::string_view> value,
