@@ -36,21 +36,32 @@ struct reader {
 
 std::string join_buffer_key(std::int64_t timestamp, std::string_view key, std::int32_t seqnum) {
     std::string out;
-    out.reserve(12 + key.size());
+    out.reserve(13 + key.size());
+    out.push_back('\0');  // Kafka's prefix of the time-first key schema
     detail::put_big_endian(timestamp, out);
     out.append(key);
     detail::put_big_endian(seqnum, out);
     return out;
 }
 
+namespace {
+
+void check_buffer_key(std::string_view buffer_key) {
+    if (buffer_key.size() < 13) throw deserialization_error("stream-table join buffer: a key shorter than 13 bytes");
+    if (buffer_key[0] != '\0')
+        throw deserialization_error("stream-table join buffer: a key not starting with the time-first prefix 0x00");
+}
+
+}  // namespace
+
 std::int64_t join_buffer_key_time(std::string_view buffer_key) {
-    if (buffer_key.size() < 12) throw deserialization_error("stream-table join buffer: a key shorter than 12 bytes");
-    return detail::get_big_endian<std::int64_t>(buffer_key);
+    check_buffer_key(buffer_key);
+    return detail::get_big_endian<std::int64_t>(buffer_key.substr(1));
 }
 
 std::string_view join_buffer_key_bytes(std::string_view buffer_key) {
-    if (buffer_key.size() < 12) throw deserialization_error("stream-table join buffer: a key shorter than 12 bytes");
-    return buffer_key.substr(8, buffer_key.size() - 12);
+    check_buffer_key(buffer_key);
+    return buffer_key.substr(9, buffer_key.size() - 13);
 }
 
 std::string join_buffer_value(std::string_view value, std::int64_t timestamp, const record_metadata* md,

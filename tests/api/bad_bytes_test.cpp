@@ -9,6 +9,7 @@
 
 #include <kstreams/dsl/change.hpp>
 #include <kstreams/dsl/detail/fk_join_wire.hpp>
+#include <kstreams/dsl/detail/join_buffer.hpp>
 #include <kstreams/dsl/ops/stream_join.hpp>
 
 #include "lib/runtime/checkpoint.hpp"
@@ -27,12 +28,16 @@ std::string raw(std::initializer_list<int> b) {
 
 TEST_CASE("a table change with a negative new-value length is an error, not garbage") {
     const dsl_detail::change_serde<std::string, serde<std::string>> s;
-    // fuzz_store_values: a length of -1 used to wrap past the bounds check.
-    const std::string in = raw({0xff, 0xff, 0xff, 0xff, 'n', 'e', 'w', 0x02});
-    CHECK_THROWS_WITH_AS(s.deserialize(in), "change: the new value's length -1 is not within the 3 bytes after it",
-                         deserialization_error);
-    CHECK_THROWS_AS(s.deserialize(raw({0, 0, 0, 9, 'a', 0x02})), deserialization_error);
-    CHECK(s.deserialize(raw({0, 0, 0, 1, 'n', 'o', 0x02})) == change<std::string>{"n", "o"});
+    // The new value's length is a zigzag varint, as Kafka's ChangedSerializer writes it (0x01 is -1).
+    CHECK_THROWS_WITH_AS(s.deserialize(raw({0x01, 'n', 'e', 'w', 0x02})),
+                         "change: the new value's length -1 is not within the 3 bytes after it", deserialization_error);
+    CHECK_THROWS_AS(s.deserialize(raw({0x12, 'a', 0x02})), deserialization_error);                     // 9 of 1
+    CHECK_THROWS_AS(s.deserialize(raw({0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0x02})), deserialization_error);  // 6 bytes
+    CHECK_THROWS_AS(s.deserialize(raw({0x80, 0x02})), deserialization_error);                          // cut short
+    CHECK(s.deserialize(raw({0x02, 'n', 'o', 0x02})) == change<std::string>{"n", "o"});
+    std::string out;
+    s.serialize(change<std::string>{std::string(72, 'x'), "o"}, out);
+    CHECK(out.substr(0, 2) == raw({0x90, 0x01}));  // 72: two varint bytes, as Kafka
 }
 
 TEST_CASE("the stream join's outer store: short keys and overlong items are errors") {
@@ -54,9 +59,23 @@ TEST_CASE("the stream join's outer store: short keys and overlong items are erro
     codec_t::for_each_item(list, [&](std::string_view) { ++items; });
     CHECK(items == 1);
     auto visit = [](std::string_view l) { codec_t::for_each_item(l, [](std::string_view) {}); };
-    CHECK_THROWS_AS(visit(raw({0, 0, 0, 9, 1, 'x'})), deserialization_error);       // past the end
-    CHECK_THROWS_AS(visit(raw({0xff, 0xff, 0xff, 0xff, 1})), deserialization_error);  // negative
-    CHECK_THROWS_AS(visit(list + raw({0, 0})), deserialization_error);                // a cut length
+    // Kafka's ListSerializer layout: 0x01, a 4-byte count, then length-prefixed items.
+    CHECK(list.substr(0, 5) == raw({1, 0, 0, 0, 1}));
+    CHECK_THROWS_AS(visit(raw({1, 0, 0, 0, 1, 0, 0, 0, 9, 1, 'x'})), deserialization_error);  // past the end
+    CHECK_THROWS_AS(visit(raw({1, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff, 1})), deserialization_error);  // negative
+    CHECK_THROWS_AS(visit(list + raw({0, 0})), deserialization_error);                         // bytes after the count
+    CHECK_THROWS_AS(visit(raw({0, 0, 0, 0, 1})), deserialization_error);                       // no 0x01 first
+}
+
+TEST_CASE("the stream-table join buffer's key: the time-first prefix 0x00, time, key, sequence; others are errors") {
+    const std::string k = dsl_detail::join_buffer_key(12, "a", 1);
+    CHECK(k == raw({0, 0, 0, 0, 0, 0, 0, 0, 12, 'a', 0, 0, 0, 1}));  // as Kafka 4.4.0's buffer changelog
+    CHECK(dsl_detail::join_buffer_key_time(k) == 12);
+    CHECK(dsl_detail::join_buffer_key_bytes(k) == "a");
+    CHECK_THROWS_WITH_AS(dsl_detail::join_buffer_key_time(raw({1, 0, 0, 0, 0, 0, 0, 0, 12, 'a', 0, 0, 0, 1})),
+                         "stream-table join buffer: a key not starting with the time-first prefix 0x00",
+                         deserialization_error);
+    CHECK_THROWS_AS(dsl_detail::join_buffer_key_bytes(raw({0, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 0})), deserialization_error);
 }
 
 TEST_CASE("foreign-key join wire formats refuse versions they do not know, as Kafka's") {

@@ -553,6 +553,10 @@ TEST_CASE("deserialization_errors_table_repartition") {
     picky_tables("deserialization_errors_table_repartition", continue_on_errors);
 }
 
+TEST_CASE("deserialization_errors_table_repartition_dlq") {
+    picky_tables("deserialization_errors_table_repartition_dlq", with_dlq(continue_on_errors));
+}
+
 TEST_CASE("deserialization_errors_global_table_dlq") {
     streams_builder b;
     auto glob = b.global_table<str, str>("glob", consumed<>{}.with_value_serde(picky{"bad"}), materialized<>::as("glob-store"));
@@ -701,7 +705,41 @@ TEST_CASE("repartition_partitioned_windowed_count") {
     h.finish();
 }
 
-// The wire format of suppression buffers' changelogs, in hex.
+// Wire formats of internal topics, in hex: the stores of an outer join (this, other, shared), of
+// a left join, a table regroup's repartition topic (changes with old and new values), suppression
+// buffers.
+TEST_CASE("wire_outer_join_store_changelogs") {
+    streams_builder b;
+    auto lt = b.stream<str, str>("left");
+    auto rt = b.stream<str, str>("right");
+    lt.outer_join(rt, [](const ostr& x, const ostr& y) { return show(x) + "+" + show(y); },
+                  join_windows::of_time_difference_and_grace(6ms, 2ms).before(1ms))
+        .to("out");
+    harness h("wire_outer_join_store_changelogs", b.build());
+    h.input("left", s, s).input("right", s, s).output("out", s, s);
+    h.output("conformance-KSTREAM-OUTERTHIS-0000000004-store-changelog", type::x, type::x);
+    h.output("conformance-KSTREAM-OUTEROTHER-0000000005-store-changelog", type::x, type::x);
+    h.output("conformance-KSTREAM-OUTERSHARED-0000000004-store-changelog", type::x, type::x);
+    left_right(h);
+    h.finish();
+}
+
+TEST_CASE("wire_left_join_store_changelogs") {
+    streams_builder b;
+    auto lt = b.stream<str, str>("left");
+    auto rt = b.stream<str, str>("right");
+    lt.left_join(rt, [](const str& x, const ostr& y) { return x + "+" + show(y); },
+                 join_windows::of_time_difference_and_grace(6ms, 2ms).after(1ms))
+        .to("out");
+    harness h("wire_left_join_store_changelogs", b.build());
+    h.input("left", s, s).input("right", s, s).output("out", s, s);
+    h.output("conformance-KSTREAM-JOINTHIS-0000000004-store-changelog", type::x, type::x);
+    h.output("conformance-KSTREAM-OUTEROTHER-0000000005-store-changelog", type::x, type::x);
+    h.output("conformance-KSTREAM-OUTERSHARED-0000000004-store-changelog", type::x, type::x);
+    left_right(h);
+    h.finish();
+}
+
 TEST_CASE("wire_suppress_changelogs") {
     streams_builder b;
     b.table<str, str>("in")
@@ -725,6 +763,50 @@ TEST_CASE("wire_suppress_changelogs") {
     h.pipe("in", S("a"), null, 7);
     h.pipe("s", S("y"), S("r"), 14);
     h.pipe("in", S("c"), S("3"), 20);
+    h.finish();
+}
+
+TEST_CASE("wire_table_regroup_repartition") {
+    streams_builder b;
+    b.table<str, str>("in")
+        .group_by([](const str&, const str& v) { return std::pair<str, str>(v.substr(0, 1), v); }, grouped<>::as("rg"))
+        .reduce(comma, [](const str& a, const str& c) {
+            str r = a;  // Java's String.replace: every occurrence
+            for (auto i = r.find(c); i != str::npos; i = r.find(c, i)) r.erase(i, c.size());
+            return r;
+        })
+        .to_stream()
+        .to("out");
+    harness h("wire_table_regroup_repartition", b.build());
+    h.input("in", s, s).output("out", s, s).output("conformance-rg-repartition", s, type::x);
+    const str long_value = "b0123456789012345678901234567890123456789012345678901234567890123456789";
+    h.pipe("in", S("k1"), S("a1"), 1);
+    h.pipe("in", S("k1"), S("a22"), 2, {"h=1"});
+    h.pipe("in", S("k1"), S("b1"), 3);
+    h.pipe("in", S("k2"), S(long_value), 4);
+    h.pipe("in", S("k2"), S(long_value + "x"), 5);
+    h.pipe("in", S("k1"), null, 6);
+    h.pipe("in", S("k2"), S("c"), 7);
+    h.finish();
+}
+
+TEST_CASE("wire_outer_join_same_time_list") {
+    streams_builder b;
+    auto lt = b.stream<str, str>("left");
+    auto rt = b.stream<str, str>("right");
+    lt.outer_join(rt, [](const ostr& x, const ostr& y) { return show(x) + "+" + show(y); },
+                  join_windows::of_time_difference_with_no_grace(3ms))
+        .to("out");
+    harness h("wire_outer_join_same_time_list", b.build());
+    h.input("left", s, s).input("right", s, s).output("out", s, s);
+    h.output("conformance-KSTREAM-OUTERSHARED-0000000004-store-changelog", type::x, type::x);
+    h.pipe("left", S("a"), S("L1"), 10);
+    h.pipe("left", S("a"), S("L2"), 10);
+    h.pipe("right", S("b"), S("R1"), 10);
+    h.pipe("left", S("a"), S("L3"), 10);
+    h.pipe("right", S("b"), S("R2"), 11);
+    h.pipe("right", S("a"), S("R3"), 12);
+    h.pipe("left", S("c"), S("L4"), 30);
     h.finish();
 }
 

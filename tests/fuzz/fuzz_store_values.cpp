@@ -24,7 +24,9 @@ template <class V>
 void change(std::string_view in) {
     const kstreams::dsl_detail::change_serde<V, kstreams::serde<V>> s;
     std::optional<kstreams::change<V>> c;
-    if (fuzz::decodes([&] { c = s.deserialize(in); })) FUZZ_CHECK(fuzz::encode(s, *c) == in);
+    // The new value's length is a varint, which Kafka's reader takes in more bytes than needed
+    // too: what decodes encodes to bytes that decode to the same change.
+    if (fuzz::decodes([&] { c = s.deserialize(in); })) FUZZ_CHECK(s.deserialize(fuzz::encode(s, *c)) == *c);
 }
 
 /// What the outer join's punctuation does with a stored key and its list.

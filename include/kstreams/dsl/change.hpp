@@ -52,20 +52,40 @@ record<K, V> with_nullable_value(const record<K2, V2>& r, const std::optional<V>
     return out;
 }
 
-/// change<V> through a repartition topic. Layout (internal topics only): new only = [new][0x01];
-/// old only = [old][0x00]; both = [4-byte big-endian length of new][new][old][0x02].
+/// Kafka's ByteUtils.writeVarint: zigzag, then 7 bits a byte, low groups first.
+inline void put_zigzag_varint(std::int32_t v, std::string& out) {
+    auto u = (static_cast<std::uint32_t>(v) << 1) ^ static_cast<std::uint32_t>(v >> 31);
+    for (; u > 0x7F; u >>= 7) out.push_back(static_cast<char>((u & 0x7F) | 0x80));
+    out.push_back(static_cast<char>(u));
+}
+
+/// Kafka's ByteUtils.readVarint from the front of `in`; `used` gets the bytes it took (at most 5).
+inline std::int32_t get_zigzag_varint(std::string_view in, std::size_t& used) {
+    std::uint32_t u = 0;
+    for (std::size_t i = 0; i < 5 && i < in.size(); ++i) {
+        const auto b = static_cast<unsigned char>(in[i]);
+        u |= static_cast<std::uint32_t>(b & 0x7F) << (7 * i);
+        if ((b & 0x80) == 0) {
+            used = i + 1;
+            return static_cast<std::int32_t>((u >> 1) ^ (0u - (u & 1)));
+        }
+    }
+    throw deserialization_error(in.size() < 5 ? "change: the new value's length is cut short"
+                                              : "change: the new value's length is a varint of more than 5 bytes");
+}
+
+/// change<V> through a repartition topic, as Kafka's ChangedSerializer (internal topics only):
+/// new only = [new][0x01]; old only = [old][0x00]; both = [varint length of new][new][old][0x02],
+/// the length a zigzag varint (ByteUtils.writeVarint).
 template <class V, class VS>
 struct change_serde {
     VS inner{};
     void serialize(const change<V>& c, std::string& out) const {
         if (c.new_value && c.old_value) {
-            const std::size_t at = out.size();
-            detail::put_big_endian<std::int32_t>(0, out);
-            inner.serialize(*c.new_value, out);
-            const auto len = static_cast<std::int32_t>(out.size() - at - 4);
-            std::string len_bytes;
-            detail::put_big_endian<std::int32_t>(len, len_bytes);
-            out.replace(at, 4, len_bytes);
+            std::string new_bytes;
+            inner.serialize(*c.new_value, new_bytes);
+            put_zigzag_varint(static_cast<std::int32_t>(new_bytes.size()), out);
+            out += new_bytes;
             inner.serialize(*c.old_value, out);
             out.push_back('\x02');
         } else if (c.new_value) {
@@ -85,13 +105,13 @@ struct change_serde {
         if (flag == '\x01') c.new_value = V(inner.deserialize(in));
         else if (flag == '\x00') c.old_value = V(inner.deserialize(in));
         else if (flag == '\x02') {
-            if (in.size() < 4) throw deserialization_error("change: short length prefix");
-            const std::int32_t len = detail::get_big_endian<std::int32_t>(in);
-            if (len < 0 || static_cast<std::size_t>(len) > in.size() - 4)
+            std::size_t used = 0;
+            const std::int32_t len = get_zigzag_varint(in, used);
+            if (len < 0 || static_cast<std::size_t>(len) > in.size() - used)
                 throw deserialization_error("change: the new value's length " + std::to_string(len) +
-                                            " is not within the " + std::to_string(in.size() - 4) + " bytes after it");
-            c.new_value = V(inner.deserialize(in.substr(4, static_cast<std::size_t>(len))));
-            c.old_value = V(inner.deserialize(in.substr(4 + static_cast<std::size_t>(len))));
+                                            " is not within the " + std::to_string(in.size() - used) + " bytes after it");
+            c.new_value = V(inner.deserialize(in.substr(used, static_cast<std::size_t>(len))));
+            c.old_value = V(inner.deserialize(in.substr(used + static_cast<std::size_t>(len))));
         } else {
             throw deserialization_error("change: unknown flag byte");
         }

@@ -1,8 +1,8 @@
 // The byte layout of a stream-table join's grace buffer (Kafka's RocksDBTimeOrderedKeyValueBuffer,
-// KIP-923), so that its changelog is Kafka's: key `8-byte BE timestamp ‖ key bytes ‖ 4-byte BE
-// sequence number` (time first, so the store's order is the buffer's), value Kafka's BufferValue
-// (the record context: timestamp, offset, topic, partition, headers; no prior or old value; the new
-// value) followed by an 8-byte buffer time of 0.
+// KIP-923), so that its changelog is Kafka's: key `0x00 ‖ 8-byte BE timestamp ‖ key bytes ‖ 4-byte
+// BE sequence number` (the time-first schema's prefix, then time first, so the store's order is
+// the buffer's), value Kafka's BufferValue (the record context: timestamp, offset, topic,
+// partition, headers; no prior or old value; the new value) followed by an 8-byte buffer time of 0.
 #pragma once
 
 #include <cstdint>

@@ -185,17 +185,26 @@ struct outer_store_codec {
         check_key(k);
         return key.deserialize(k.substr(9));
     }
+    /// The items go as Kafka's ListSerializer writes a list of byte arrays (its ListValueStore):
+    /// 0x01 (variable-size items), a 4-byte count, then per item a 4-byte length and the item.
     template <class V>
     static void append(std::string& list, bool is_left, const serde_ref<V>& s, const V& v) {
         std::string item(1, is_left ? 1 : 0);
         s.serialize(v, item);
+        const std::int32_t count = list.empty() ? 0 : item_count(list);
+        std::string header(1, '\x01');
+        kstreams::detail::put_big_endian(count + 1, header);
+        if (list.empty()) list = std::move(header);
+        else list.replace(0, header.size(), header);
         kstreams::detail::put_big_endian(static_cast<std::int32_t>(item.size()), list);
         list += item;
     }
     /// Calls f(view of one item) per list entry.
     template <class F>
     static void for_each_item(std::string_view list, F f) {
-        while (!list.empty()) {
+        std::int32_t count = item_count(list);
+        list.remove_prefix(5);
+        for (; count > 0; --count) {
             const std::int32_t n = list.size() < 4 ? -1 : kstreams::detail::get_big_endian<std::int32_t>(list);
             if (n < 0 || static_cast<std::size_t>(n) > list.size() - 4)
                 throw deserialization_error("stream join outer store value: an item's length runs past the " +
@@ -203,9 +212,20 @@ struct outer_store_codec {
             f(list.substr(4, static_cast<std::size_t>(n)));
             list.remove_prefix(4 + static_cast<std::size_t>(n));
         }
+        if (!list.empty())
+            throw deserialization_error("stream join outer store value: " + std::to_string(list.size()) +
+                                        " bytes after the items its count names");
     }
 
 private:
+    static std::int32_t item_count(std::string_view list) {
+        if (list.size() < 5 || list[0] != 1)
+            throw deserialization_error("stream join outer store value: not a list as Kafka's ListSerializer writes it "
+                                        "(0x01 and a 4-byte count first)");
+        const auto count = kstreams::detail::get_big_endian<std::int32_t>(list.substr(1));
+        if (count < 0) throw deserialization_error("stream join outer store value: a negative item count");
+        return count;
+    }
     static void check_key(std::string_view k) {
         if (k.size() < 9)
             throw deserialization_error("stream join outer store key: " + std::to_string(k.size()) +

@@ -87,7 +87,7 @@ final class Hunt20Scenarios {
     }
 
     static String version(VersionedRecord<?> r) {
-        return Hunt16Scenarios.version(r);
+        return r == null ? "null" : r.value() + "@" + r.timestamp();
     }
 
     static Properties opt(String setting) {
@@ -666,6 +666,7 @@ final class Hunt20Scenarios {
         // a table regroup (a change whose old or new value fails is skipped whole) and a stream
         // grouping; what the stores hold after.
         scenarios.put("deserialization_errors_table_repartition", out -> pickyTables(out, continueOnErrors()));
+        scenarios.put("deserialization_errors_table_repartition_dlq", out -> pickyTables(out, withDlq(continueOnErrors())));
 
         // Deserialization errors at a global table with a dead-letter queue; the store after.
         scenarios.put("deserialization_errors_global_table_dlq", out -> {
@@ -814,8 +815,53 @@ final class Hunt20Scenarios {
             h.dropped();
             h.finish();
         });
+        // Wire formats of internal topics, in hex: the stores of an outer join (this, other,
+        // shared), of a left join, a table regroup's repartition topic (changes with old and new
+        // values), suppression buffers, the grace buffer of a stream-table join, a versioned table.
+        scenarios.put("wire_outer_join_store_changelogs", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> lt = b.stream("left", SS);
+            KStream<String, String> rt = b.stream("right", SS);
+            lt.outerJoin(rt, (x, y) -> show(x) + "+" + show(y), JoinWindows.ofTimeDifferenceAndGrace(ms(6), ms(2)).before(ms(1))).to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("left", S, S).input("right", S, S).output("out", S, S)
+                .output("conformance-KSTREAM-OUTERTHIS-0000000004-store-changelog", X, X)
+                .output("conformance-KSTREAM-OUTEROTHER-0000000005-store-changelog", X, X)
+                .output("conformance-KSTREAM-OUTERSHARED-0000000004-store-changelog", X, X);
+            leftRight(h);
+            h.finish();
+        });
 
-        // The wire format of suppression buffers' changelogs, in hex.
+        scenarios.put("wire_left_join_store_changelogs", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> lt = b.stream("left", SS);
+            KStream<String, String> rt = b.stream("right", SS);
+            lt.leftJoin(rt, (x, y) -> x + "+" + show(y), JoinWindows.ofTimeDifferenceAndGrace(ms(6), ms(2)).after(ms(1))).to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("left", S, S).input("right", S, S).output("out", S, S)
+                .output("conformance-KSTREAM-JOINTHIS-0000000004-store-changelog", X, X)
+                .output("conformance-KSTREAM-OUTEROTHER-0000000005-store-changelog", X, X)
+                .output("conformance-KSTREAM-OUTERSHARED-0000000004-store-changelog", X, X);
+            leftRight(h);
+            h.finish();
+        });
+
+        scenarios.put("wire_table_regroup_repartition", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            b.table("in", SS)
+                .groupBy((k, v) -> KeyValue.pair(v.substring(0, 1), v), Grouped.as("rg"))
+                .reduce((a, c) -> a + "," + c, (a, c) -> a.replace(c, ""))
+                .toStream()
+                .to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("in", S, S).output("out", S, S).output("conformance-rg-repartition", S, X);
+            h.pipe("in", "k1", "a1", 1);
+            h.pipe("in", "k1", "a22", 2, "h=1");
+            h.pipe("in", "k1", "b1", 3);
+            h.pipe("in", "k2", "b0123456789012345678901234567890123456789012345678901234567890123456789", 4);
+            h.pipe("in", "k2", "b0123456789012345678901234567890123456789012345678901234567890123456789x", 5);
+            h.pipe("in", "k1", null, 6);
+            h.pipe("in", "k2", "c", 7);
+            h.finish();
+        });
+
         scenarios.put("wire_suppress_changelogs", out -> {
             StreamsBuilder b = new StreamsBuilder();
             b.table("in", SS).suppress(Suppressed.untilTimeLimit(ms(5), BufferConfig.unbounded()).withName("sup-t")).toStream().to("out-t", PSS);
@@ -834,5 +880,22 @@ final class Hunt20Scenarios {
             h.finish();
         });
 
+        // Records of one key at one time waiting in an outer join: the shared store's list grows.
+        scenarios.put("wire_outer_join_same_time_list", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> lt = b.stream("left", SS);
+            KStream<String, String> rt = b.stream("right", SS);
+            lt.outerJoin(rt, (x, y) -> show(x) + "+" + show(y), JoinWindows.ofTimeDifferenceWithNoGrace(ms(3))).to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("left", S, S).input("right", S, S).output("out", S, S)
+                .output("conformance-KSTREAM-OUTERSHARED-0000000004-store-changelog", X, X);
+            h.pipe("left", "a", "L1", 10);
+            h.pipe("left", "a", "L2", 10);
+            h.pipe("right", "b", "R1", 10);
+            h.pipe("left", "a", "L3", 10);
+            h.pipe("right", "b", "R2", 11);
+            h.pipe("right", "a", "R3", 12);
+            h.pipe("left", "c", "L4", 30);
+            h.finish();
+        });
     }
 }
