@@ -8,8 +8,12 @@
 namespace kstreams::state {
 
 logging_key_value_store::logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send,
-                                                 bool log_headers)
-    : forwarding_key_value_store(std::move(inner)), timestamped_(timestamped), send_(send), log_headers_(log_headers) {}
+                                                 bool log_headers, bool unstamped)
+    : forwarding_key_value_store(std::move(inner)),
+      timestamped_(timestamped),
+      send_(send),
+      log_headers_(log_headers),
+      unstamped_(unstamped) {}
 
 void logging_key_value_store::init(store_context& ctx) {
     ctx_ = &ctx;
@@ -31,7 +35,9 @@ void logging_key_value_store::init(store_context& ctx) {
 void logging_key_value_store::log(std::string_view key, std::optional<std::string_view> value) {
     if (!send_) return;
     std::int64_t timestamp = 0;
-    if (timestamped_ && value) {
+    if (unstamped_) {
+        timestamp = no_timestamp;
+    } else if (timestamped_ && value) {
         if (value->size() < 8)
             throw streams_error("store " + name() + ": a timestamped value needs at least 8 bytes, got " +
                                 std::to_string(value->size()));

@@ -6,6 +6,8 @@
 // (topology.optimization reuse.ktable.source.topics) restores from it and logs nothing. With
 // `log_headers` its changelog records carry the headers of the record that wrote them (Kafka 4.4's
 // ChangeLoggingTimestampedKeyValueBytesStoreWithHeaders, the foreign-key subscription store's).
+// With `unstamped` its changelog records carry no timestamp (the producer stamps them), as the
+// records of Kafka's RocksDBTimeOrderedKeyValueBuffer (the stream-table join's grace buffer).
 #pragma once
 
 #include <memory>
@@ -21,7 +23,7 @@ namespace kstreams::state {
 class logging_key_value_store final : public forwarding_key_value_store {
 public:
     logging_key_value_store(std::unique_ptr<bytes_key_value_store> inner, bool timestamped, bool send = true,
-                            bool log_headers = false);
+                            bool log_headers = false, bool unstamped = false);
 
     void init(store_context& ctx) override;
     void put(std::string_view key, std::string_view value) override;
@@ -36,6 +38,7 @@ private:
     bool timestamped_;
     bool send_;
     bool log_headers_;
+    bool unstamped_;
     store_context* ctx_ = nullptr;
     changelog_with_headers* with_headers_ = nullptr;  ///< the task, when log_headers_
     std::unique_ptr<timestamped_restore_context> restore_ctx_;

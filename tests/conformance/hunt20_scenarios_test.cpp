@@ -810,4 +810,24 @@ TEST_CASE("wire_outer_join_same_time_list") {
     h.finish();
 }
 
+// The stream-table join's grace buffer changelog: time-first keys, records with no timestamp.
+TEST_CASE("wire_stream_table_grace_buffer") {
+    streams_builder b;
+    auto vt = b.table<str, str>("tab", materialized<>::as(stores::persistent_versioned_key_value_store("vtab", 30ms)));
+    b.stream<str, str>("in")
+        .join(vt, [](const str& x, const str& y) { return x + "/" + y; }, joined<>{}.with_grace_period(4ms))
+        .to("out");
+    harness h("wire_stream_table_grace_buffer", b.build());
+    h.input("tab", s, s).input("in", s, s).output("out", s, s);
+    h.output("conformance-KSTREAM-JOIN-0000000003-Buffer-changelog", type::x, type::x).output("conformance-vtab-changelog", s, type::x);
+    h.pipe("tab", S("a"), S("A10"), 10);
+    h.pipe("in", S("a"), S("i12"), 12, {"h=1"});
+    h.pipe("in", S("a"), S("i5"), 5);
+    h.pipe("tab", S("a"), S("A4"), 4);
+    h.pipe("in", S("a"), S("i16"), 16);
+    h.pipe("tab", S("a"), null, 15);
+    h.pipe("in", S("a"), S("i30"), 30);
+    h.finish();
+}
+
 }  // TEST_SUITE

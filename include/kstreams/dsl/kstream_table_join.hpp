@@ -59,13 +59,7 @@ auto kstream<K, V>::do_table_join(const ktable<K, VT>& table, F joiner, const jo
     dsl_detail::graph_node g = dsl_detail::processor_node_of<K, V, K, VOut, node_t>(
         name, {stream_node}, std::move(getter), dsl_detail::same_key{}, fn_t{std::move(joiner)}, left, grace);
     g.connected_stores = std::move(stores);
-    if (grace) {
-        // Kafka's RocksDBTimeOrderedKeyValueBuffer: persistent, logged, never cached.
-        auto buffer = std::make_shared<key_value_store_builder<std::string, std::string>>(
-            stores::key_value_store_builder<std::string, std::string>(stores::persistent_key_value_store(grace->store)));
-        buffer->with_caching_disabled().with_logging_enabled();
-        g.stores.push_back(std::move(buffer));
-    }
+    if (grace) g.stores.push_back(dsl_detail::join_buffer_store(grace->store));
     g.null_key_relaxed_join = left;  // Kafka's NULL_KEY_RELAXED_JOIN label
     const std::size_t i = b.add(std::move(g));
     b.add_copartition_group({stream_node, table.node_});

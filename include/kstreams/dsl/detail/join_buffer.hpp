@@ -6,12 +6,21 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include <kstreams/record.hpp>
 
+namespace kstreams {
+class store_builder;
+}
+
 namespace kstreams::dsl_detail {
+
+/// The buffer's store: persistent, logged without timestamps or headers, never cached; defined in
+/// lib/state/join_buffer_store.cpp.
+std::shared_ptr<store_builder> join_buffer_store(std::string name);
 
 std::string join_buffer_key(std::int64_t timestamp, std::string_view key, std::int32_t seqnum);
 std::int64_t join_buffer_key_time(std::string_view buffer_key);

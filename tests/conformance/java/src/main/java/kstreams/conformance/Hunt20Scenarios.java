@@ -897,5 +897,24 @@ final class Hunt20Scenarios {
             h.pipe("left", "c", "L4", 30);
             h.finish();
         });
+
+        // The stream-table join's grace buffer changelog: time-first keys, records with no timestamp.
+        scenarios.put("wire_stream_table_grace_buffer", out -> {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, String> vt = b.table("tab", SS, Materialized.<String, String>as(Stores.persistentVersionedKeyValueStore("vtab", ms(30))));
+            b.stream("in", SS)
+                .join(vt, (x, y) -> x + "/" + y, Joined.<String, String, String>with(Serdes.String(), Serdes.String(), Serdes.String()).withGracePeriod(ms(4)))
+                .to("out", PSS);
+            Harness h = new Harness(b.build(), out).input("tab", S, S).input("in", S, S).output("out", S, S)
+                .output("conformance-KSTREAM-JOIN-0000000003-Buffer-changelog", X, X).output("conformance-vtab-changelog", S, X);
+            h.pipe("tab", "a", "A10", 10);
+            h.pipe("in", "a", "i12", 12, "h=1");
+            h.pipe("in", "a", "i5", 5);
+            h.pipe("tab", "a", "A4", 4);
+            h.pipe("in", "a", "i16", 16);
+            h.pipe("tab", "a", null, 15);
+            h.pipe("in", "a", "i30", 30);
+            h.finish();
+        });
     }
 }
