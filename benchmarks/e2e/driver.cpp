@@ -151,6 +151,28 @@ std::pair<std::int64_t, std::size_t> latest_counts(const std::string& bootstrap,
     return {sum, latest.size()};
 }
 
+/// A run that never ends: what the app had done (its CPU, its group's committed offsets against the
+/// input's ends, the output so far) and, when gdb is installed, every thread's stack, into
+/// build-bench/e2e-stall-<group>.txt, so that a rare stall can be looked at after the fact.
+void report_stall(const std::string& group, pid_t child, double app_cpu0, rd_kafka_t* watcher,
+                  rd_kafka_topic_partition_list_t* tpl, const std::vector<std::int64_t>& ends, std::int64_t output) {
+    const std::string path = "build-bench/e2e-stall-" + group + ".txt";
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) return;
+    std::fprintf(f, "app pid %d, CPU %.2f s since it started; output records so far %lld\n", static_cast<int>(child),
+                 cpu_seconds(child) - app_cpu0, static_cast<long long>(output));
+    if (!rd_kafka_committed(watcher, tpl, 10000))
+        for (int i = 0; i < tpl->cnt; ++i)
+            std::fprintf(f, "input partition %d: committed %lld of %lld\n", tpl->elems[i].partition,
+                         static_cast<long long>(tpl->elems[i].offset),
+                         static_cast<long long>(ends[static_cast<std::size_t>(tpl->elems[i].partition)]));
+    std::fclose(f);
+    const std::string gdb = "command -v gdb >/dev/null && gdb -p " + std::to_string(child) +
+                            " -batch -ex 'thread apply all bt 40' >>" + path + " 2>&1";
+    if (std::system(gdb.c_str()) != 0) std::cerr << "e2e_driver: no stacks (gdb missing or failed)\n";
+    std::cerr << "e2e_driver: the stalled app's state is in " << path << "\n";
+}
+
 int measure(const std::string& bootstrap, const std::string& group, const std::string& input,
             const std::string& output, const std::string& pipeline, std::int64_t records, std::int64_t keys,
             char** command) {
@@ -178,15 +200,17 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     const std::int64_t sink_expected = sink_records(kind, records);
     const bool to_sink = sink_expected >= 0;
     const std::int32_t output_partitions = partition_count(bootstrap, output);
-    auto output_complete = [&] {
+    // The output's records so far; -1 when the broker did not answer.
+    auto output_complete_count = [&]() -> std::int64_t {
         std::int64_t produced = 0;
         for (std::int32_t p = 0; p < output_partitions; ++p) {
             std::int64_t lo = 0, hi = 0;
-            if (rd_kafka_query_watermark_offsets(watcher.get(), output.c_str(), p, &lo, &hi, 10000)) return false;
+            if (rd_kafka_query_watermark_offsets(watcher.get(), output.c_str(), p, &lo, &hi, 10000)) return -1;
             produced += hi;
         }
-        return produced >= sink_expected;
+        return produced;
     };
+    auto output_complete = [&] { return output_complete_count() >= sink_expected; };
     kafka::tpl_ptr tpl = kafka::make_tpl();
     for (std::int32_t p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(tpl.get(), input.c_str(), p);
     const auto deadline = t0 + 600s;
@@ -194,6 +218,7 @@ int measure(const std::string& bootstrap, const std::string& group, const std::s
     while (!done) {
         if (app.exited()) die("the app exited before it consumed its input");
         if (clock_type::now() > deadline) {
+            report_stall(group, child, app_cpu0, watcher.get(), tpl.get(), ends, output_complete_count());
             ::kill(child, SIGKILL);
             die("the app did not consume its input within 600 s");
         }
