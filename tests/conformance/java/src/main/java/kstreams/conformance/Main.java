@@ -366,6 +366,7 @@ public final class Main {
         Hunt19Scenarios.register(SCENARIOS);
         Sess19Scenarios.register(SCENARIOS);
         Hunt20Scenarios.register(SCENARIOS);
+        Hunt21Scenarios.register(SCENARIOS);
     }
 
     static void tableInputs(Harness h) {
