@@ -209,6 +209,10 @@ void kafka_consumer_port::set_paused(const d::topic_partition& tp, bool pause) {
     else rd_kafka_resume_partitions(consumer_, one.get());
 }
 
+void kafka_consumer_port::pause(const d::topic_partition& tp) { set_paused(tp, true); }
+
+void kafka_consumer_port::resume(const d::topic_partition& tp) { set_paused(tp, false); }
+
 std::size_t kafka_consumer_port::fetch(const d::topic_partition& tp, std::size_t max,
                                        std::vector<d::fetched_record>& out) {
     auto it = partitions_.find(tp);

@@ -69,6 +69,8 @@ public:
     void assign(const std::vector<d::topic_partition>& parts, const std::vector<std::int64_t>& committed) override;
     void unassign() override;
     void seek(const d::topic_partition& tp, std::int64_t offset) override;
+    void pause(const d::topic_partition& tp) override;
+    void resume(const d::topic_partition& tp) override;
     /// Called for different partitions at once from the threads running their tasks.
     std::size_t fetch(const d::topic_partition& tp, std::size_t max, std::vector<d::fetched_record>& out) override;
     bool available(const d::topic_partition& tp) override;

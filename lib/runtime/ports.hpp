@@ -81,6 +81,8 @@ public:
     /// Fetches an assigned partition again from `offset` (a committed offset as committed()
     /// returns it), dropping what was fetched past it and not handed out yet.
     virtual void seek(const topic_partition& tp, std::int64_t offset) = 0;
+    virtual void pause(const topic_partition& tp) = 0;
+    virtual void resume(const topic_partition& tp) = 0;
     /// Appends up to `max` records of `tp` to `out` without waiting; returns how many.
     virtual std::size_t fetch(const topic_partition& tp, std::size_t max, std::vector<fetched_record>& out) = 0;
     /// Gives a fetched record back once processed or skipped.

@@ -278,6 +278,8 @@ void task_manager::revive(managed_task& t, const std::vector<std::pair<std::stri
     }
     start_restoring(t);
     publish(t);
+    if (t.restoring)
+        for (const auto& tp : parts) consumer_.pause(tp);
 }
 
 void task_manager::note_corruption(managed_task& t, const state::corrupted_store_error& e) {
@@ -375,13 +377,9 @@ void task_manager::assign(const std::vector<topic_partition>& parts) {
         for (auto& target : partitions_[added[i]].first->restore)
             if (target.reg->source_topic && target.tp == added[i]) target.limit = std::max<std::int64_t>(0, committed[i]);
     }
-    // A restoring task's partitions are not paused: its turns take no records until it is done
-    // (fill), and librdkafka's prefetch bound holds what comes meanwhile. A pause right after
-    // assign() races with the assignment's fetch start in librdkafka (its issue #2190: the start
-    // offset is dropped as outdated; #5591: a partition paused and resumed around an assignment
-    // was seen never to fetch), and a task waiting on a partition that never fetches stalls
-    // without an error.
     consumer_.assign(added, committed);
+    for (const auto& tp : added)
+        if (partitions_[tp].first->restoring) consumer_.pause(tp);
     std::string ids;
     for (const auto& [id, t] : active_) ids += " " + id.to_string() + (t->restoring ? "(restoring)" : "");
     KSTREAMS_LOG(info, config_.name + ": assigned " + std::to_string(added.size()) + " partitions, " +
@@ -528,6 +526,7 @@ void task_manager::finish_restoring(managed_task& t) {
     publish(t);
     t.restore.clear();
     restoring_.erase(std::remove(restoring_.begin(), restoring_.end(), &t), restoring_.end());
+    for (auto& q : t.group.queues()) consumer_.resume(q->tp());
 }
 
 bool task_manager::restore_step() {

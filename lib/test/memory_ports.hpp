@@ -29,6 +29,8 @@ public:
     void unassign() override {}
     /// The driver's task restores before any input is piped: there is never anything to rewind.
     void seek(const d::topic_partition&, std::int64_t) override {}
+    void pause(const d::topic_partition&) override {}
+    void resume(const d::topic_partition&) override {}
     std::size_t fetch(const d::topic_partition& tp, std::size_t max, std::vector<d::fetched_record>& out) override;
     void release(const d::fetched_record& r) noexcept override;
     const headers* headers_of(const d::fetched_record& r, headers&) override;

@@ -29,6 +29,8 @@ struct pushing_consumer final : detail::consumer_port {
     void assign(const std::vector<topic_partition>&, const std::vector<std::int64_t>&) override {}
     void unassign() override {}
     void seek(const topic_partition&, std::int64_t) override {}
+    void pause(const topic_partition&) override {}
+    void resume(const topic_partition&) override {}
     std::size_t fetch(const topic_partition&, std::size_t, std::vector<detail::fetched_record>&) override { return 0; }
     void release(const detail::fetched_record&) noexcept override {}
     const headers* headers_of(const detail::fetched_record&, headers& scratch) override { return &scratch; }
