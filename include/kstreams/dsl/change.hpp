@@ -82,10 +82,13 @@ struct change_serde {
     VS inner{};
     void serialize(const change<V>& c, std::string& out) const {
         if (c.new_value && c.old_value) {
-            std::string new_bytes;
-            inner.serialize(*c.new_value, new_bytes);
-            put_zigzag_varint(static_cast<std::int32_t>(new_bytes.size()), out);
-            out += new_bytes;
+            // The new value in place, then its length (at most 5 bytes) put in front of it: no
+            // second buffer per record.
+            const std::size_t at = out.size();
+            inner.serialize(*c.new_value, out);
+            std::string length;
+            put_zigzag_varint(static_cast<std::int32_t>(out.size() - at), length);
+            out.insert(at, length);
             inner.serialize(*c.old_value, out);
             out.push_back('\x02');
         } else if (c.new_value) {
