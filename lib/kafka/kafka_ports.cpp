@@ -70,6 +70,11 @@ struct kafka_consumer_port::partition {
     std::mutex overflow_mutex;
     std::deque<rd_kafka_message_t*> overflow;
     bool overflow_paused = false;
+    bool paused = false;  ///< by the task manager (a restoring task's input)
+    // The stall watch (the loop thread's): the fetch queue's next offset at the last look, and
+    // since when it has not moved with nothing queued.
+    std::int64_t seen_offset = -2;
+    std::chrono::steady_clock::time_point quiet_since{};
     ~partition() {
         for (auto* m : overflow) rd_kafka_message_destroy(m);
     }
@@ -83,6 +88,7 @@ kafka_consumer_port::kafka_consumer_port(rd_kafka_t* consumer, rd_kafka_t* produ
 kafka_consumer_port::~kafka_consumer_port() = default;
 
 bool kafka_consumer_port::poll() {
+    restart_stalled_fetches();
     bool any = false;
     for (int i = 0; i < 10000; ++i) {
         message_ptr m(rd_kafka_consumer_poll(consumer_, 0));
@@ -209,9 +215,52 @@ void kafka_consumer_port::set_paused(const d::topic_partition& tp, bool pause) {
     else rd_kafka_resume_partitions(consumer_, one.get());
 }
 
-void kafka_consumer_port::pause(const d::topic_partition& tp) { set_paused(tp, true); }
+void kafka_consumer_port::pause(const d::topic_partition& tp) {
+    if (auto it = partitions_.find(tp); it != partitions_.end()) it->second->paused = true;
+    set_paused(tp, true);
+}
 
-void kafka_consumer_port::resume(const d::topic_partition& tp) { set_paused(tp, false); }
+void kafka_consumer_port::resume(const d::topic_partition& tp) {
+    if (auto it = partitions_.find(tp); it != partitions_.end()) {
+        it->second->paused = false;
+        it->second->quiet_since = std::chrono::steady_clock::now();  // its wait starts now
+    }
+    set_paused(tp, false);
+}
+
+void kafka_consumer_port::restart_stalled_fetches() {
+    constexpr auto stall_after = std::chrono::seconds(30);
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_stall_look_) return;
+    next_stall_look_ = now + std::chrono::seconds(1);
+    for (auto& [tp, p] : partitions_) {
+        if (p->quiet_since == std::chrono::steady_clock::time_point{}) p->quiet_since = now;
+        if (!p->fetch || !p->fetch->get() || p->paused || p->overflow_paused) {
+            p->quiet_since = now;
+            continue;
+        }
+        const std::int64_t at = p->fetch->next_offset();
+        if (at != p->seen_offset || rd_kafka_queue_length(p->fetch->get()) > 0) {
+            p->seen_offset = at;  // it moves, or records wait for the task: not the fetcher's stall
+            p->quiet_since = now;
+            continue;
+        }
+        if (now - p->quiet_since < stall_after) continue;
+        p->quiet_since = now;
+        const std::optional<std::int64_t> behind = lag(tp, at);
+        if (behind && *behind == 0) continue;  // caught up: quiet, not stalled
+        // A pause drops nothing taken and a resume fetches from the position of the last record
+        // taken; that kick also starts partitions of topics created just before the assignment.
+        KSTREAMS_LOG(warn, options_.name + ": " + describe_partition(tp.topic, tp.partition) +
+                               ": no record fetched for " + std::to_string(stall_after.count()) + " s although " +
+                               (behind ? std::to_string(*behind) + " more are on the broker"
+                                       : std::string("its end on the broker is not known yet")) +
+                               "; restarting its fetch");
+        ++metrics_.counter("fetch-restarts");
+        set_paused(tp, true);
+        set_paused(tp, false);
+    }
+}
 
 std::size_t kafka_consumer_port::fetch(const d::topic_partition& tp, std::size_t max,
                                        std::vector<d::fetched_record>& out) {

@@ -88,6 +88,10 @@ public:
 private:
     struct partition;
     void set_paused(const d::topic_partition& tp, bool pause);
+    /// Restarts the fetch of a partition that has taken no record for a while although the broker
+    /// holds more (or its end is not known yet): librdkafka 2.0 can leave an assigned partition
+    /// unfetched, and the task waiting on it would wait silently forever. Looks once a second.
+    void restart_stalled_fetches();
     void purge_repartition_topics(std::span<const d::partition_offset> committed);
 
     rd_kafka_t* consumer_;
@@ -102,6 +106,7 @@ private:
     std::optional<std::chrono::steady_clock::time_point> unanswered_since_;
     queue_ptr purge_queue_;
     std::int64_t next_purge_ = 0;
+    std::chrono::steady_clock::time_point next_stall_look_{};
 };
 
 /// Reads changelogs with a consumer of its own that is not part of the group.
