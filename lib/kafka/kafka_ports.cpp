@@ -72,7 +72,8 @@ struct kafka_consumer_port::partition {
     bool overflow_paused = false;
     bool paused = false;  ///< by the task manager (a restoring task's input)
     // The stall watch (the loop thread's): the fetch queue's next offset at the last look, and
-    // since when it has not moved with nothing queued.
+    // since when it has not moved with nothing queued (while paused: the last look). -2 is no
+    // offset, so the first look starts the clock.
     std::int64_t seen_offset = -2;
     std::chrono::steady_clock::time_point quiet_since{};
     ~partition() {
@@ -221,10 +222,7 @@ void kafka_consumer_port::pause(const d::topic_partition& tp) {
 }
 
 void kafka_consumer_port::resume(const d::topic_partition& tp) {
-    if (auto it = partitions_.find(tp); it != partitions_.end()) {
-        it->second->paused = false;
-        it->second->quiet_since = std::chrono::steady_clock::now();  // its wait starts now
-    }
+    if (auto it = partitions_.find(tp); it != partitions_.end()) it->second->paused = false;
     set_paused(tp, false);
 }
 
@@ -234,7 +232,6 @@ void kafka_consumer_port::restart_stalled_fetches() {
     if (now < next_stall_look_) return;
     next_stall_look_ = now + std::chrono::seconds(1);
     for (auto& [tp, p] : partitions_) {
-        if (p->quiet_since == std::chrono::steady_clock::time_point{}) p->quiet_since = now;
         if (!p->fetch || !p->fetch->get() || p->paused || p->overflow_paused) {
             p->quiet_since = now;
             continue;
